@@ -1,0 +1,370 @@
+// Receiver — the core of the library, in one self-contained file.
+//
+// This file compiles on its own (`swiftc -swift-version 6 Receiver.swift main.swift`) and imports
+// only the platform C library, so it can be vendored by copying it into an app. Its internal
+// helpers are nested in `Receiver` or carry a `Receiver` prefix so that they do not collide with
+// names in the app that vendors it.
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#else
+#error("Receiver needs Darwin, Glibc or Musl for its lock")
+#endif
+
+/// Something that can be stopped: a listener, a subscription, a running task.
+///
+/// `dispose()` is idempotent and may be called from any thread, also from inside a handler.
+///
+/// ```swift
+/// let disposable = receiver.listen { print($0) }
+/// disposable.dispose()   // the handler is never called again
+/// disposable.dispose()   // does nothing
+/// ```
+public protocol Disposable: AnyObject, Sendable {
+    /// Stops what this disposable stands for. Calling it again does nothing.
+    func dispose()
+}
+
+/// The read-only end of a pair: something you can listen to, but not broadcast into.
+///
+/// Pairs are made by ``make(with:)``, which returns the write-only ``Transmitter`` and its
+/// receiver. The ``Strategy`` decides what a new listener receives before live waves:
+///
+/// ```swift
+/// let (transmitter, receiver) = Receiver<Int>.make(with: .warm(upTo: 1))
+/// transmitter.broadcast(1)
+/// transmitter.broadcast(2)
+/// receiver.listen { print($0) }   // prints 2 (the kept wave)
+/// transmitter.broadcast(3)        // prints 3
+/// ```
+///
+/// > Note: Handlers run on the thread that is delivering: the one that called `broadcast` (or
+/// > `listen`, for the replay), or the thread already delivering, which also delivers waves that
+/// > other threads broadcast meanwhile. Calls to one handler never overlap, and every listener
+/// > sees the waves in the same order. `broadcast`, `listen` and `dispose` may be called from any
+/// > thread, also from inside a handler, and never deadlock.
+///
+/// Ownership: the transmitter and every receiver hold the pair's shared state; a disposable holds
+/// only its listener's slot in it. When the transmitter and all receivers are gone, the
+/// handlers are released, so a handler that captures its own disposable is no cycle that leaks.
+public final class Receiver<Wave> {
+    /// What a pair keeps to replay to each new listener before its live waves.
+    ///
+    /// ```
+    /// hot:           broadcast 1, 2; listen A; broadcast 3     A: 3
+    /// warm(upTo: 1): broadcast 1, 2; listen A; broadcast 3     A: 2 3
+    /// cold:          broadcast 1, 2; listen A; broadcast 3     A: 1 2 3
+    /// ```
+    public enum Strategy: Equatable, Sendable {
+        /// Keeps nothing: a listener receives only waves broadcast after it started listening.
+        case hot
+        /// Keeps the last `upTo` waves in a ring buffer and replays them, oldest first.
+        /// `.warm(upTo: 0)` is `.hot`; a negative count stops the program at `make(with:)`.
+        case warm(upTo: Int)
+        /// Keeps every wave and replays all of them. Memory grows with every broadcast:
+        /// prefer `.warm(upTo:)` when a bounded history will do.
+        case cold
+    }
+
+    /// The write-only end of a pair: it can broadcast, but nobody can listen to it.
+    ///
+    /// ```swift
+    /// let (transmitter, receiver) = Receiver<String>.make()
+    /// receiver.listen { print("got", $0) }
+    /// transmitter.broadcast("hello")   // prints "got hello"
+    /// ```
+    public final class Transmitter {
+        private let hub: Hub
+
+        fileprivate init(hub: Hub) { self.hub = hub }
+
+        /// Sends `wave` to every listener, and keeps it for replay as the strategy says.
+        ///
+        /// When no delivery is in progress the wave is delivered before `broadcast` returns, on
+        /// this thread. When one is (a handler broadcasting, or another thread), the wave is
+        /// queued and the delivering thread delivers it next, in FIFO order: `broadcast` never
+        /// waits for handlers and never recurses.
+        ///
+        /// - Parameter wave: The value to send.
+        /// - Complexity: O(1) to queue, plus one handler call per listener; a `.warm` pair costs
+        ///   the same whatever its count.
+        public func broadcast(_ wave: Wave) { hub.broadcast(wave) }
+    }
+
+    fileprivate enum Source {
+        case pair(Hub)
+        case derived(ReceiverLock<Attach>)
+    }
+
+    /// Starts one listener of a derived receiver and returns what stops it.
+    typealias Attach = (@escaping (Wave) -> Void) -> any Disposable
+
+    private let source: Source
+
+    private init(source: Source) { self.source = source }
+
+    /// Makes a receiver whose every listener is started by `attach`: the operators' constructor.
+    /// The closure is kept in the lock box, which is what makes it safe to share across threads.
+    init(attach: @escaping Attach) { source = .derived(ReceiverLock(attach)) }
+
+    /// Makes a transmitter and its receiver.
+    ///
+    /// ```swift
+    /// let (transmitter, receiver) = Receiver<Int>.make(with: .cold)
+    /// transmitter.broadcast(1)
+    /// receiver.listen { print($0) }   // prints 1
+    /// ```
+    ///
+    /// - Parameter strategy: What to keep for new listeners; `.hot` (nothing) by default.
+    /// - Returns: The write-only transmitter and the read-only receiver of one pair.
+    /// - Precondition: A `.warm(upTo:)` count is 0 or more.
+    public static func make(with strategy: Strategy = .hot) -> (Transmitter, Receiver) {
+        let limit: Int
+        switch strategy {
+        case .hot: limit = 0
+        case .cold: limit = .max
+        case .warm(let count):
+            precondition(count >= 0, "Receiver.Strategy.warm(upTo:) needs a count of 0 or more, got \(count)")
+            limit = count
+        }
+        let hub = Hub(limit: limit)
+        return (Transmitter(hub: hub), Receiver(source: .pair(hub)))
+    }
+
+    /// Calls `handler` with every wave: first the kept ones (on this thread, before `listen`
+    /// returns), then each live wave broadcast after this call.
+    ///
+    /// ```swift
+    /// let disposable = receiver.listen { wave in print(wave) }
+    /// transmitter.broadcast(1)   // prints 1
+    /// disposable.dispose()
+    /// transmitter.broadcast(2)   // prints nothing
+    /// ```
+    ///
+    /// Dropping the returned disposable does not stop the listener; call `dispose()`.
+    ///
+    /// - Parameter handler: Called with each wave; calls never overlap.
+    /// - Returns: What stops the listener. After its `dispose()` returns, `handler` is not called
+    ///   again, and it is released.
+    /// - Complexity: O(log n) in the number of listeners, plus the replay.
+    @discardableResult
+    public func listen(to handler: @escaping (Wave) -> Void) -> any Disposable {
+        switch source {
+        case .pair(let hub): hub.listen(handler)
+        case .derived(let attach): attach.withLock { $0 }(handler)
+        }
+    }
+}
+
+extension Receiver: Sendable where Wave: Sendable {}
+extension Receiver.Transmitter: Sendable where Wave: Sendable {}
+
+extension Receiver {
+    /// The pair's shared state, owned by the transmitter and the receivers. Its `deinit`
+    /// releases the handlers, which disposables (holding only `box`) cannot keep alive.
+    fileprivate final class Hub: Sendable {
+        let box: ReceiverLock<State>
+
+        init(limit: Int) { box = ReceiverLock(State(limit: limit)) }
+
+        deinit {
+            var released = State(limit: 0)
+            box.withLock { swap(&$0, &released) }
+        }
+
+        func broadcast(_ wave: Wave) {
+            var next = box.withLock { $0.broadcast(wave) }
+            while case let (handler, wave)? = next {
+                handler(wave)
+                next = box.withLock { $0.advance() }
+            }
+        }
+
+        func listen(_ handler: @escaping (Wave) -> Void) -> any Disposable {
+            let (token, replay) = box.withLock { $0.add(handler) }
+            var pending = replay[...]
+            while case let (handler, wave)? = box.withLock({ $0.nextReplay(token, from: &pending) }) {
+                handler(wave)
+            }
+            return Listening(box: box, token: token)
+        }
+    }
+
+    fileprivate final class Listening: Disposable {
+        let box: ReceiverLock<State>
+        let token: UInt64
+
+        init(box: ReceiverLock<State>, token: UInt64) { (self.box, self.token) = (box, token) }
+
+        // The handler and held waves come out of the lock and are released after it.
+        func dispose() { _ = box.withLock { $0.remove(token) } }
+    }
+
+    fileprivate struct Listener {
+        let token: UInt64
+        let since: UInt64  // the sequence number of the first wave it receives live
+        var handler: ((Wave) -> Void)?  // nil once disposed
+        var isReplaying: Bool  // live waves are held for it while `listen` replays
+    }
+
+    /// Everything a pair knows, changed only under its lock. The transitions return the next
+    /// handler call to make, which the caller makes after unlocking.
+    fileprivate struct State {
+        var listeners: [Listener] = []  // sorted by token; disposed ones are nil until compacted
+        var liveCount = 0
+        var nextToken: UInt64 = 0
+        var waveCount: UInt64 = 0
+        let limit: Int  // how many waves to keep: 0 for hot, Int.max for cold
+        var kept: [Wave] = []
+        var oldest = 0  // where the ring buffer `kept` starts once full
+        var current: (wave: Wave, sequence: UInt64)?  // the wave being delivered, if any
+        var cursor = 0  // the next listener to give `current` to
+        var queue: [Wave] = []  // broadcast while delivering, not delivered yet
+        var queueHead = 0
+        var held: [UInt64: [Wave]] = [:]  // live waves for listeners still replaying
+
+        init(limit: Int) { self.limit = limit }
+
+        mutating func broadcast(_ wave: Wave) -> ((Wave) -> Void, Wave)? {
+            if kept.count < limit {
+                kept.append(wave)
+            } else if limit > 0 {
+                kept[oldest] = wave
+                oldest = (oldest + 1) % limit
+            }
+            waveCount += 1
+            guard current == nil else {
+                queue.append(wave)
+                return nil
+            }
+            (current, cursor) = ((wave, waveCount - 1), 0)
+            return advance()
+        }
+
+        mutating func advance() -> ((Wave) -> Void, Wave)? {
+            while let (wave, sequence) = current {
+                while cursor < listeners.count {
+                    let listener = listeners[cursor]
+                    cursor += 1
+                    guard let handler = listener.handler, listener.since <= sequence else { continue }
+                    guard !listener.isReplaying else {
+                        held[listener.token, default: []].append(wave)
+                        continue
+                    }
+                    return (handler, wave)
+                }
+                if queueHead < queue.count {
+                    (current, cursor) = ((queue[queueHead], sequence + 1), 0)
+                    queueHead += 1
+                    if queueHead * 2 >= queue.count {
+                        queue.removeFirst(queueHead)
+                        queueHead = 0
+                    }
+                } else {
+                    current = nil
+                }
+            }
+            return nil
+        }
+
+        mutating func add(_ handler: @escaping (Wave) -> Void) -> (token: UInt64, replay: [Wave]) {
+            let replay = oldest == 0 ? kept : Array(kept[oldest...] + kept[..<oldest])
+            let token = nextToken
+            nextToken += 1
+            listeners.append(Listener(token: token, since: waveCount, handler: handler, isReplaying: !replay.isEmpty))
+            liveCount += 1
+            return (token, replay)
+        }
+
+        /// The next replayed or held wave for `token`, or nil when it is done or disposed.
+        mutating func nextReplay(_ token: UInt64, from pending: inout ArraySlice<Wave>) -> ((Wave) -> Void, Wave)? {
+            guard let index = index(of: token), let handler = listeners[index].handler else { return nil }
+            if pending.isEmpty, let waves = held.removeValue(forKey: token) { pending = waves[...] }
+            guard let wave = pending.popFirst() else {
+                listeners[index].isReplaying = false
+                return nil
+            }
+            return (handler, wave)
+        }
+
+        mutating func remove(_ token: UInt64) -> (((Wave) -> Void)?, [Wave]?) {
+            guard let index = index(of: token), let handler = listeners[index].handler else { return (nil, nil) }
+            listeners[index].handler = nil
+            liveCount -= 1
+            while listeners.last?.handler == nil, !listeners.isEmpty { listeners.removeLast() }
+            if listeners.count > 2 * liveCount + 16 {
+                cursor = listeners[..<min(cursor, listeners.count)].lazy.filter { $0.handler != nil }.count
+                listeners.removeAll { $0.handler == nil }
+            }
+            assert(0...listeners.count ~= liveCount)
+            return (handler, held.removeValue(forKey: token))
+        }
+
+        private func index(of token: UInt64) -> Int? {
+            var (low, high) = (0, listeners.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if listeners[middle].token < token { low = middle + 1 } else { high = middle }
+            }
+            return low < listeners.count && listeners[low].token == token ? low : nil
+        }
+    }
+}
+
+/// The library's one lock: a value that is only reachable through `withLock`. Shaped like
+/// `Synchronization.Mutex` so it can become one when the platforms allow.
+///
+/// It is `@unchecked Sendable` because every access to the value happens under the lock. The
+/// value may hold non-`Sendable` closures (handlers, operators); those are only ever called
+/// outside the lock, on the threads the threading contract names.
+struct ReceiverLock<Value>: @unchecked Sendable {
+    #if canImport(Darwin)
+    typealias Primitive = os_unfair_lock
+    #else
+    typealias Primitive = pthread_mutex_t
+    #endif
+
+    /// The value with the lock word tail-allocated after it, so the lock never moves.
+    private final class Storage: ManagedBuffer<Value, Primitive> {
+        deinit {
+            withUnsafeMutablePointerToElements { primitive in
+                #if !canImport(Darwin)
+                pthread_mutex_destroy(primitive)
+                #endif
+                primitive.deinitialize(count: 1)
+            }
+        }
+    }
+
+    private let storage: Storage
+
+    init(_ value: Value) {
+        storage = unsafeDowncast(Storage.create(minimumCapacity: 1) { _ in value }, to: Storage.self)
+        storage.withUnsafeMutablePointerToElements { primitive in
+            #if canImport(Darwin)
+            primitive.initialize(to: os_unfair_lock())
+            #else
+            primitive.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(primitive, nil)
+            #endif
+        }
+    }
+
+    /// Runs `body` with the value while holding the lock. `body` must not call user code.
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try storage.withUnsafeMutablePointers { value, primitive in
+            #if canImport(Darwin)
+            os_unfair_lock_lock(primitive)
+            defer { os_unfair_lock_unlock(primitive) }
+            #else
+            pthread_mutex_lock(primitive)
+            defer { pthread_mutex_unlock(primitive) }
+            #endif
+            return try body(&value.pointee)
+        }
+    }
+}
