@@ -1,0 +1,158 @@
+// Operators on `Receiver`, written against the core's `listen(to:)`.
+//
+// Every operator is lazy and per listener: the derived receiver does nothing until someone
+// listens to it, and each of its listeners gets its own upstream listener and its own state. So a
+// derived receiver keeps its upstream's strategy (a late listener of `cold.map(f)` gets every
+// mapped wave), and disposing a derived listener disposes its upstream listener. Operator state
+// needs no lock: calls to one listener never overlap.
+
+extension Receiver {
+    /// Transforms each wave.
+    ///
+    /// ```swift
+    /// receiver.map { $0 * 10 }.listen { print($0) }
+    /// transmitter.broadcast(1)   // prints 10
+    /// ```
+    ///
+    /// - Parameter transform: Called once per wave per listener, on the delivering thread.
+    /// - Returns: A receiver of the transformed waves.
+    public func map<U>(_ transform: @escaping (Wave) -> U) -> Receiver<U> {
+        Receiver<U> { handler in self.listen { handler(transform($0)) } }
+    }
+
+    /// Passes on only the waves for which `isIncluded` returns `true`.
+    ///
+    /// ```swift
+    /// receiver.filter { $0.isMultiple(of: 2) }.listen { print($0) }
+    /// // broadcast 1, 2, 3, 4   prints 2, 4
+    /// ```
+    ///
+    /// - Parameter isIncluded: Decides, per wave, whether it is passed on.
+    /// - Returns: A receiver of the included waves.
+    public func filter(_ isIncluded: @escaping (Wave) -> Bool) -> Receiver<Wave> {
+        Receiver { handler in self.listen { if isIncluded($0) { handler($0) } } }
+    }
+
+    /// Pairs each wave with the one before it, as seen by that listener.
+    ///
+    /// ```swift
+    /// receiver.withPrevious().listen { print($0) }
+    /// // broadcast 1, 2, 3   prints (nil, 1), (Optional(1), 2), (Optional(2), 3)
+    /// ```
+    ///
+    /// - Returns: A receiver of `(previous, current)` pairs; each listener's first wave pairs with `nil`.
+    public func withPrevious() -> Receiver<(Wave?, Wave)> {
+        Receiver<(Wave?, Wave)> { handler in
+            var previous: Wave?
+            return self.listen { wave in
+                defer { previous = wave }
+                handler((previous, wave))
+            }
+        }
+    }
+
+    /// Drops the first `count` waves each listener would receive (replayed ones included).
+    ///
+    /// ```swift
+    /// receiver.skip(count: 2).listen { print($0) }
+    /// // broadcast 1, 2, 3   prints 3
+    /// ```
+    ///
+    /// - Parameter count: How many waves to drop; `0` passes every wave.
+    /// - Returns: A receiver of the waves after the first `count`.
+    /// - Precondition: `count` is 0 or more.
+    public func skip(count: Int) -> Receiver<Wave> {
+        precondition(count >= 0, "Receiver.skip(count:) needs a count of 0 or more, got \(count)")
+        return Receiver { handler in
+            var remaining = count
+            return self.listen { wave in
+                guard remaining == 0 else { return remaining -= 1 }
+                handler(wave)
+            }
+        }
+    }
+
+    /// Passes on the first `count` waves each listener receives, then disposes its upstream
+    /// listener.
+    ///
+    /// ```swift
+    /// receiver.take(count: 2).listen { print($0) }
+    /// // broadcast 1, 2, 3   prints 1, 2
+    /// ```
+    ///
+    /// - Parameter count: How many waves to pass on; `0` passes none.
+    /// - Returns: A receiver of at most `count` waves per listener.
+    /// - Precondition: `count` is 0 or more.
+    public func take(count: Int) -> Receiver<Wave> {
+        precondition(count >= 0, "Receiver.take(count:) needs a count of 0 or more, got \(count)")
+        return Receiver { handler in
+            // The upstream disposable arrives only after `listen` returns, but the count may run
+            // out during the replay inside it, or on another thread: hand it over under a lock.
+            let upstream = ReceiverLock<(remaining: Int, disposable: (any Disposable)?)>((count, nil))
+            let disposable = self.listen { wave in
+                let (passes, finished) = upstream.withLock { state -> (Bool, (any Disposable)?) in
+                    guard state.remaining > 0 else { return (false, nil) }
+                    state.remaining -= 1
+                    return (true, state.remaining == 0 ? state.disposable.take() : nil)
+                }
+                if passes { handler(wave) }
+                finished?.dispose()
+            }
+            let finished = upstream.withLock { state -> (any Disposable)? in
+                guard state.remaining > 0 else { return disposable }
+                state.disposable = disposable
+                return nil
+            }
+            finished?.dispose()
+            return disposable
+        }
+    }
+
+    /// Drops a wave when `isEquivalent` says it repeats the last wave passed on.
+    ///
+    /// ```swift
+    /// receiver.skipRepeats { $0.id == $1.id }.listen { print($0) }
+    /// ```
+    ///
+    /// - Parameter isEquivalent: Whether two consecutive waves count as the same.
+    /// - Returns: A receiver without consecutive repeats, per listener.
+    public func skipRepeats(by isEquivalent: @escaping (Wave, Wave) -> Bool) -> Receiver<Wave> {
+        Receiver { handler in
+            var last: Wave?
+            return self.listen { wave in
+                if let last, isEquivalent(last, wave) { return }
+                last = wave
+                handler(wave)
+            }
+        }
+    }
+}
+
+extension Receiver where Wave: Equatable {
+    /// Drops a wave equal to the last wave passed on.
+    ///
+    /// ```swift
+    /// receiver.skipRepeats().listen { print($0) }
+    /// // broadcast 1, 1, 2, 2, 3, 1   prints 1, 2, 3, 1
+    /// ```
+    ///
+    /// - Returns: A receiver without consecutive duplicates, per listener.
+    public func skipRepeats() -> Receiver<Wave> {
+        skipRepeats(by: ==)
+    }
+}
+
+extension Receiver {
+    /// Drops `nil` waves and unwraps the others.
+    ///
+    /// ```swift
+    /// let (transmitter, receiver) = Receiver<Int?>.make()
+    /// receiver.skipNil().listen { print($0) }
+    /// // broadcast 1, nil, 2   prints 1, 2
+    /// ```
+    ///
+    /// - Returns: A receiver of the non-`nil` waves, unwrapped.
+    public func skipNil<Wrapped>() -> Receiver<Wrapped> where Wave == Wrapped? {
+        Receiver<Wrapped> { handler in self.listen { if let wave = $0 { handler(wave) } } }
+    }
+}
