@@ -46,21 +46,19 @@ public final class Subscriber<T, E: Error> {
     public init(next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil) {
         let (transmitter, receiver) = Receiver<Event>.make()
         let resources = DisposableSet()
-        var isTerminated = false  // calls never overlap, so the handler may own this flag
+        // The first terminal event disposes the listener (added to `resources` first) from inside
+        // its own handler, so nothing put after it — queued or concurrent — is ever delivered.
         let listening = receiver.listen { event in
-            guard !isTerminated else { return }
             switch event {
             case .next(let value):
                 next?(value)
                 return
             case .error(let failure):
-                isTerminated = true
                 error?(failure)
             case .completion:
-                isTerminated = true
                 completed?()
             }
-            resources.dispose()  // the listener itself and the generator's disposable
+            resources.dispose()  // the listener itself, then the generator's disposable
         }
         resources.add(listening)
         self.transmitter = transmitter
