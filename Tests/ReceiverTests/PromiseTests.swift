@@ -29,6 +29,15 @@ import Testing
         #expect(current(promise) == 3)
     }
 
+    @Test func getComposesWithThePipe() {
+        let promise = Promise(1)
+        var received: [Int] = []
+        (promise.get() |> map { $0 * 2 } |> distinctUntilChanged).start(next: { received.append($0) })
+        promise.set(.single(1))
+        promise.set(.single(3))
+        #expect(received == [2, 6])  // repeats are dropped per start, also across a set
+    }
+
     @Test func initWithAValue() {
         #expect(current(Promise(5)) == 5)
         #expect(current(Promise<Int?>(nil)) == .some(nil))  // nested optionals keep their nil

@@ -98,15 +98,17 @@ import Testing
         #expect(disposals.count == 1)
     }
 
-    @Test func aNegativeTakeCountStopsWithAMessage() async {
-        await #expect(processExitsWith: .failure) {
+    @Test func aNegativeTakeCountStopsWithAMessage() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = take(-1) as (Signal<Int, NoError>) -> Signal<Int, NoError>
         }
+        #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("take(_:) needs a count of 0 or more, got -1"))
     }
 
-    @Test func aNegativeSkipCountStopsWithAMessage() async {
-        await #expect(processExitsWith: .failure) {
-            _ = skip(-1) as (Signal<Int, NoError>) -> Signal<Int, NoError>
+    @Test func aNegativeSkipCountStopsWithAMessage() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = skip(-2) as (Signal<Int, NoError>) -> Signal<Int, NoError>
         }
+        #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("skip(_:) needs a count of 0 or more, got -2"))
     }
 }

@@ -22,6 +22,16 @@ import Testing
         #expect(!promise.ignoreRepeated)
     }
 
+    @Test func theReadIdiomWorksFromInsideAHandler() {
+        let promise = ValuePromise(1)
+        var seenInside: [Int?] = []
+        promise.get().start(next: { value in
+            if value == 1 { promise.set(2) }  // delivery is queued, the value is current at once
+            seenInside.append(current(promise))
+        })
+        #expect(seenInside == [2, 2])
+    }
+
     @Test func ignoreRepeatedWhileSubscribersComeAndGo() {
         let promise = ValuePromise(0, ignoreRepeated: true)
         var first: [Int] = []

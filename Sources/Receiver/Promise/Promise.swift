@@ -16,6 +16,10 @@
 /// name.get().start(next: { current = $0 }).dispose()
 /// ```
 ///
+/// The current value is delivered on the calling thread before `start` returns. If other threads
+/// feed the promise at the same moment, a newer value may also reach the handler, on their
+/// thread, before `dispose()`: keep such a read in an ``Atomic``.
+///
 /// > Note: Deinitialising the promise disposes the signal it was given. Calls to `set` from
 /// > several threads at once race: the signal set last wins, but the one it replaces may send
 /// > until it is disposed.

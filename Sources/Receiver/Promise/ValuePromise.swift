@@ -9,7 +9,9 @@
 ///
 /// Built on a `.warm(upTo: 1)` pair: the kept wave is the current value, so reading it is
 /// synchronous, from any thread and from inside a handler:
-/// `var v: Int?; count.get().start(next: { v = $0 }).dispose()`.
+/// `var v: Int?; count.get().start(next: { v = $0 }).dispose()`. (If other threads `set` at the
+/// same moment, a newer value may also reach the handler, on their thread, before `dispose()`:
+/// keep such a read in an ``Atomic``.)
 ///
 /// > Note: With `ignoreRepeated`, each subscriber drops a value equal to the last one it
 /// > received, inside the pair's serialized delivery. Since every subscriber sees every value in
