@@ -42,82 +42,82 @@ import Testing
         final class Log { var waves: [Int] = [] }
         let all = Log()
         receiver.listen { all.waves.append($0) }
-        let joiners = Recorder<[Int]>()
+        let joiners = History<[Int]>()
         concurrently(4) { worker in
             if worker < 2 {
                 for index in 0..<Self.wavesPerWorker { transmitter.broadcast(worker * 1_000_000 + index) }
             } else {
                 for _ in 0..<200 {
-                    let seen = Recorder<Int>()
-                    let disposable = receiver.listen { seen.append($0) }
+                    let seen = History<Int>()
+                    let disposable = receiver.listen { seen.record($0) }
                     disposable.dispose()
-                    joiners.append(seen.values)
+                    joiners.record(seen.recorded)
                 }
             }
         }
         let position = Dictionary(uniqueKeysWithValues: all.waves.enumerated().map { ($1, $0) })
         // Each joiner saw a contiguous run of the one order (no gap, no duplicate, nothing out of
         // order); for cold, one that starts at the first wave.
-        let broken = joiners.values.filter { seen in
+        let broken = joiners.recorded.filter { seen in
             guard let first = seen.first, let start = position[first] else { return !seen.isEmpty }
             return all.waves[start...].prefix(seen.count).elementsEqual(seen) == false
                 || (strategy == .cold && start != 0)
         }
-        #expect(joiners.values.count == 400)
+        #expect(joiners.recorded.count == 400)
         #expect(broken.count == 0, "e.g. \(broken.first?.prefix(20) ?? [])")
     }
 
     @Test func replayIsDeliveredBeforeListenReturnsWhileAnotherThreadDelivers() {
         let (transmitter, receiver) = Receiver<Int>.make(with: .cold)
-        let broadcastsReturned = Recorder<Int>()
-        let shortfalls = Recorder<Int>()
+        let broadcastsReturned = History<Int>()
+        let shortfalls = History<Int>()
         concurrently(2) { worker in
             if worker == 0 {
                 for wave in 0..<Self.wavesPerWorker {
                     transmitter.broadcast(wave)
-                    broadcastsReturned.append(wave)
+                    broadcastsReturned.record(wave)
                 }
             } else {
                 for _ in 0..<300 {
-                    let before = broadcastsReturned.values.count
-                    let seen = Recorder<Int>()
-                    let disposable = receiver.listen { seen.append($0) }
-                    let atReturn = seen.values
+                    let before = broadcastsReturned.recorded.count
+                    let seen = History<Int>()
+                    let disposable = receiver.listen { seen.record($0) }
+                    let atReturn = seen.recorded
                     disposable.dispose()
                     if atReturn.count < before || atReturn != Array(0..<atReturn.count) {
-                        shortfalls.append(before - atReturn.count)
+                        shortfalls.record(before - atReturn.count)
                     }
                 }
             }
         }
-        #expect(shortfalls.values == [])
+        #expect(shortfalls.recorded == [])
     }
 
     @Test func atMostOneCallIsStillRunningWhenDisposeReturns() {
         let (transmitter, receiver) = Receiver<Int>.make()
-        let lateCalls = Recorder<Int>()
-        let stop = Recorder<Bool>()
+        let lateCalls = History<Int>()
+        let stop = History<Bool>()
         concurrently(2) { worker in
             if worker == 0 {
                 var wave = 0
-                while stop.values.isEmpty {
+                while stop.recorded.isEmpty {
                     transmitter.broadcast(wave)
                     wave += 1
                 }
             } else {
                 for round in 0..<2_000 {
-                    let disposeReturned = Recorder<Bool>()
+                    let disposeReturned = History<Bool>()
                     let disposable = receiver.listen { _ in
-                        if !disposeReturned.values.isEmpty { lateCalls.append(round) }
+                        if !disposeReturned.recorded.isEmpty { lateCalls.record(round) }
                     }
                     disposable.dispose()
-                    disposeReturned.append(true)
+                    disposeReturned.record(true)
                 }
-                stop.append(true)
+                stop.record(true)
             }
         }
         // Each round may see the one call that had already started; never two.
-        let perRound = Dictionary(grouping: lateCalls.values, by: { $0 }).mapValues(\.count)
+        let perRound = Dictionary(grouping: lateCalls.recorded, by: { $0 }).mapValues(\.count)
         #expect(perRound.values.allSatisfy { $0 <= 1 })
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Receiver
 
 /// A disposable that counts its `dispose()` calls (not idempotent on purpose: a second call shows).
@@ -9,20 +10,39 @@ final class CountingDisposable: Disposable {
     func dispose() { calls.modify { $0 + 1 } }
 }
 
-/// A history that handlers on any thread may append to.
-final class History<Item: Sendable>: Sendable {
-    private let items = Atomic<[Item]>(value: [])
+/// A history that handlers on any thread may append to, in O(1).
+///
+/// `@unchecked Sendable`: `items` is only touched under `lock`.
+final class History<Item: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Item] = []
 
-    var recorded: [Item] { items.with { $0 } }
+    var recorded: [Item] { lock.withLock { items } }
 
-    func record(_ item: Item) {
-        items.modify { items in
-            var items = items
-            items.append(item)
-            return items
-        }
-    }
+    func record(_ item: Item) { lock.withLock { items.append(item) } }
 }
+
+/// Counts instances alive, per tag, to prove what a pair keeps and what it releases. Tests run in
+/// parallel, so each uses a tag of its own.
+final class Tracked: Sendable {
+    private static let alive = Atomic<[String: Int]>(value: [:])
+    let tag: String
+    let value: Int
+
+    init(_ value: Int, tag: String) {
+        (self.value, self.tag) = (value, tag)
+        Self.alive.modify { $0.merging([tag: 1], uniquingKeysWith: +) }
+    }
+
+    deinit { Self.alive.modify { [tag] in $0.merging([tag: -1], uniquingKeysWith: +) } }
+
+    static func count(_ tag: String) -> Int { alive.with { $0[tag, default: 0] } }
+}
+
+/// Something to capture in a handler and watch through a weak reference.
+final class Witness: Sendable {}
+
+let allStrategies: [Receiver<Int>.Strategy] = [.hot, .warm(upTo: 2), .cold]
 
 struct TestError: Error, Equatable {
     let code: Int
