@@ -206,7 +206,7 @@ do {
     count.set(5)
     print("set(5); read again".padding(to: column) + "current: \(current())")
 
-    // Live updates through the pipe; ignoreRepeated drops a value equal to the current one.
+    // Live updates; ignoreRepeated drops a value equal to the current one.
     var updates: [String] = []
     let watching = count.get().start(next: { updates.append(String($0)) })
     [6, 6, 7].forEach(count.set)
