@@ -13,6 +13,7 @@ let package = Package(
         .executableTarget(name: "Tour", dependencies: ["Receiver"], path: "Examples/Tour"),
         .executableTarget(name: "AppLifecycle", dependencies: ["Receiver"], path: "Examples/AppLifecycle"),
         .executableTarget(name: "LoginForm", dependencies: ["Receiver"], path: "Examples/LoginForm"),
+        .executableTarget(name: "CachedRequest", dependencies: ["Receiver"], path: "Examples/CachedRequest"),
     ],
     swiftLanguageModes: [.v6]
 )
