@@ -12,6 +12,8 @@ let package = Package(
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver"]),
         .executableTarget(name: "Tour", dependencies: ["Receiver"], path: "Examples/Tour"),
         .executableTarget(name: "AppLifecycle", dependencies: ["Receiver"], path: "Examples/AppLifecycle"),
+        .executableTarget(name: "LoginForm", dependencies: ["Receiver"], path: "Examples/LoginForm"),
+        .executableTarget(name: "CachedRequest", dependencies: ["Receiver"], path: "Examples/CachedRequest"),
     ],
     swiftLanguageModes: [.v6]
 )

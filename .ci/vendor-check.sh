@@ -3,7 +3,7 @@
 #
 #   (a) the core, Sources/Receiver/Receiver.swift, compiled ALONE with a smoke program;
 #   (b) every Sources/Receiver/**/*.swift concatenated into ONE file, compiled alone with a smoke
-#       program that uses the operators and async (and, once the adapter lands, its types).
+#       program that uses the operators, async and the adapter (promises, |>, disposables).
 #
 # Each is compiled in the Swift 6 language mode with warnings as errors and the package's
 # upcoming features, then run; its output must match .ci/vendor/<name>-expected.txt exactly.

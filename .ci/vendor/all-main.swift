@@ -32,6 +32,32 @@ for await wave in input.skip(count: 7).values {
 }
 print("values: \(text(looped))")
 
-// Adapter checks (ValuePromise, |>): added once the adapter lands.
+// The adapter: ValuePromise, Promise, the pipe and the disposables.
+let count = ValuePromise(1, ignoreRepeated: true)
+var counted: [Int] = []
+let disposables = DisposableSet()
+disposables.add((count.get() |> map { $0 * 10 } |> distinctUntilChanged).start(next: { counted.append($0) }))
+[1, 2, 2, 3].forEach(count.set)
+var current: Int?
+count.get().start(next: { current = $0 }).dispose()  // read the current value synchronously
+print("ValuePromise |> map |> distinctUntilChanged: \(text(counted)); current: \(current.map(String.init) ?? "nil")")
+
+let name = Promise<String>()
+var names: [String] = []
+disposables.add(name.get().start(next: { names.append($0) }))
+name.set(.single("Ada"))
+name.set(Signal { subscriber in
+    subscriber.putNext("Grace")
+    subscriber.putNext("Grace")
+    return EmptyDisposable
+} |> distinctUntilChanged)
+print("Promise: \(text(names))")
+
+var cleanedUp = false
+disposables.add(ActionDisposable { cleanedUp = true })
+disposables.dispose()
+count.set(4)  // nobody listens any more
+name.set(.single("Hedy"))
+print("DisposableSet disposed: \(text(counted)) / \(text(names)); action ran: \(cleanedUp)")
 
 print("all: ok")

@@ -5,6 +5,7 @@
 // 3. A re-entrant broadcast: a listener that broadcasts.
 // 4. Disposing.
 // 5. async/await: `for await` over `receiver.values`.
+// 6. Promise and ValuePromise: a current value, read at once or followed live.
 //
 // Everything here runs on the main thread, so every handler does too: a handler runs on the
 // thread that broadcasts (or, for the replay, the thread that listens).
@@ -177,4 +178,48 @@ do {
     print("warm(upTo: 1): broadcast 1, 2; for await".padding(to: column) + "loop got: \(got.map(String.init).joined(separator: " "))")
 }
 
-// Promise section: added once the adapter lands.
+// MARK: - 6. Promise and ValuePromise
+
+section("6. Promise and ValuePromise: a current value, read at once or followed live")
+do {
+    // A Promise is fed by a signal; get() sends the current value (if any), then every new one.
+    let name = Promise<String>()
+    var live: [String] = []
+    let following = name.get().start(next: { live.append($0) })
+    print("Promise<String>(); start".padding(to: column) + "heard: (nothing: no value yet)")
+    name.set(.single("Ada"))
+    print("set(.single(\"Ada\"))".padding(to: column) + "heard: \(live.joined(separator: " "))")
+    var late: [String] = []
+    name.get().start(next: { late.append($0) }).dispose()
+    print("a later start".padding(to: column) + "heard: \(late.joined(separator: " "))  (the current value, at once)")
+    following.dispose()
+
+    // The SwiftSignalKit idiom for reading the current value synchronously: start, then dispose.
+    // Reliable because the replay runs on the calling thread before `start` returns.
+    let count = ValuePromise(0, ignoreRepeated: true)
+    func current() -> Int {
+        var value = -1
+        count.get().start(next: { value = $0 }).dispose()
+        return value
+    }
+    print("ValuePromise(0); read with start + dispose".padding(to: column) + "current: \(current())")
+    count.set(5)
+    print("set(5); read again".padding(to: column) + "current: \(current())")
+
+    // Live updates; ignoreRepeated drops a value equal to the current one.
+    var updates: [String] = []
+    let watching = count.get().start(next: { updates.append(String($0)) })
+    [6, 6, 7].forEach(count.set)
+    print("start; set 6, 6, 7 (ignoreRepeated)".padding(to: column) + "heard: \(updates.joined(separator: " "))")
+    watching.dispose()
+
+    // |> map … |> distinctUntilChanged: react only when the derived value changes.
+    var parities: [String] = []
+    let parity = count.get() |> map { $0.isMultiple(of: 2) ? "even" : "odd" } |> distinctUntilChanged
+    let watchingParity = parity.start(next: { parities.append($0) })
+    [9, 11, 12, 14, 15].forEach(count.set)
+    watchingParity.dispose()
+    count.set(16)  // after dispose(): nobody hears it
+    print("|> map { even/odd } |> distinctUntilChanged")
+    print("  start at 7; set 9, 11, 12, 14, 15".padding(to: column) + "heard: \(parities.joined(separator: " "))")
+}
