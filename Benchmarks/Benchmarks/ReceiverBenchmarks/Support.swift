@@ -31,10 +31,10 @@ func configuration(
     )
 }
 
-/// Hides a value from the optimiser, so that closures built in this module are called through
-/// their context as a library's stored handlers are, not inlined at the call site.
+/// Hides a handler from the optimiser, so that closures built in this module are called
+/// through their context as a library's stored handlers are, not inlined at the call site.
 @_optimize(none)
-func opaque<T>(_ value: T) -> T { value }
+func opaque(_ handler: @escaping (Int) -> Void) -> (Int) -> Void { handler }
 
 /// What a listener does with a wave: adds it up and counts it, so every workload can check that
 /// each wave arrived exactly once.
@@ -44,7 +44,7 @@ final class Tally: @unchecked Sendable {  // written only by serialized deliveri
 
     /// A handler that records into this tally, hidden from the optimiser.
     func handler() -> (Int) -> Void {
-        opaque { [unowned self] wave in
+        opaque { wave in  // strong: the tally never holds its handlers, so there is no cycle
             self.sum &+= wave
             self.count &+= 1
         }
