@@ -11,6 +11,7 @@ let package = Package(
         .target(name: "Receiver"),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver"]),
         .executableTarget(name: "Tour", dependencies: ["Receiver"], path: "Examples/Tour"),
+        .executableTarget(name: "AppLifecycle", dependencies: ["Receiver"], path: "Examples/AppLifecycle"),
     ],
     swiftLanguageModes: [.v6]
 )

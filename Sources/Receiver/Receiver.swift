@@ -11,8 +11,6 @@ import Darwin
 import Glibc
 #elseif canImport(Musl)
 import Musl
-#else
-#error("Receiver needs Darwin, Glibc or Musl for its lock")
 #endif
 
 /// Something that can be stopped: a listener, a subscription, a running task.
@@ -48,9 +46,15 @@ public protocol Disposable: AnyObject, Sendable {
 /// > sees the waves in the same order. `broadcast`, `listen` and `dispose` may be called from any
 /// > thread, also from inside a handler, and never deadlock.
 ///
-/// Ownership: the transmitter and every receiver hold the pair's shared state; a disposable holds
-/// only its listener's slot in it. When the transmitter and all receivers are gone, the
-/// handlers are released, so a handler that captures its own disposable is no cycle that leaks.
+/// Ownership: a receiver, and every receiver derived from it, holds its transmitter, which holds
+/// the pair's state and the handlers. A disposable holds only the state's lock box, never a
+/// handler's owner. When the transmitter and all receivers are gone the handlers are released,
+/// so a handler that captures its own disposable is no cycle that leaks:
+///
+/// ```
+/// Receiver ──▶ Transmitter ──▶ state ──▶ handler ──▶ (what it captures, maybe its Disposable)
+/// Disposable ─────────────────▶ state            (released with the transmitter's deinit)
+/// ```
 public final class Receiver<Wave> {
     /// What a pair keeps to replay to each new listener before its live waves.
     ///
@@ -78,9 +82,17 @@ public final class Receiver<Wave> {
     /// transmitter.broadcast("hello")   // prints "got hello"
     /// ```
     public final class Transmitter {
-        private let hub: Hub
+        fileprivate let box: ReceiverLock<State>
 
-        fileprivate init(hub: Hub) { self.hub = hub }
+        fileprivate init(limit: Int) { box = ReceiverLock(State(limit: limit)) }
+
+        // The receivers hold their transmitter, so this runs once the transmitter and every
+        // receiver are gone. It takes the handlers out of the lock and releases them after it;
+        // disposables hold only `box`, so they cannot keep a handler (or a cycle through it) alive.
+        deinit {
+            var released = State(limit: 0)
+            box.withLock { swap(&$0, &released) }
+        }
 
         /// Sends `wave` to every listener, and keeps it for replay as the strategy says.
         ///
@@ -92,11 +104,25 @@ public final class Receiver<Wave> {
         /// - Parameter wave: The value to send.
         /// - Complexity: O(1) to queue, plus one handler call per listener; a `.warm` pair costs
         ///   the same whatever its count.
-        public func broadcast(_ wave: Wave) { hub.broadcast(wave) }
+        public func broadcast(_ wave: Wave) {
+            var next = box.withLock { $0.broadcast(wave) }
+            while case let (handler, wave)? = next {
+                handler(wave)
+                next = box.withLock { $0.advance() }
+            }
+        }
+
+        fileprivate func listen(_ handler: @escaping (Wave) -> Void) -> any Disposable {
+            var (token, pending) = box.withLock { $0.add(handler) }
+            while case let (handler, wave)? = box.withLock({ $0.nextReplay(token, from: &pending) }) {
+                handler(wave)
+            }
+            return Listening(box: box, token: token)
+        }
     }
 
     fileprivate enum Source {
-        case pair(Hub)
+        case pair(Transmitter)
         case derived(ReceiverLock<Attach>)
     }
 
@@ -123,16 +149,14 @@ public final class Receiver<Wave> {
     /// - Returns: The write-only transmitter and the read-only receiver of one pair.
     /// - Precondition: A `.warm(upTo:)` count is 0 or more.
     public static func make(with strategy: Strategy = .hot) -> (Transmitter, Receiver) {
-        let limit: Int
-        switch strategy {
-        case .hot: limit = 0
-        case .cold: limit = .max
-        case .warm(let count):
-            precondition(count >= 0, "Receiver.Strategy.warm(upTo:) needs a count of 0 or more, got \(count)")
-            limit = count
+        let limit = switch strategy {
+        case .hot: 0
+        case .warm(let count): count
+        case .cold: Int.max
         }
-        let hub = Hub(limit: limit)
-        return (Transmitter(hub: hub), Receiver(source: .pair(hub)))
+        precondition(limit >= 0, "Receiver.Strategy.warm(upTo:) needs a count of 0 or more, got \(limit)")
+        let transmitter = Transmitter(limit: limit)
+        return (transmitter, Receiver(source: .pair(transmitter)))
     }
 
     /// Calls `handler` with every wave: first the kept ones (on this thread, before `listen`
@@ -154,7 +178,7 @@ public final class Receiver<Wave> {
     @discardableResult
     public func listen(to handler: @escaping (Wave) -> Void) -> any Disposable {
         switch source {
-        case .pair(let hub): hub.listen(handler)
+        case .pair(let transmitter): transmitter.listen(handler)
         case .derived(let attach): attach.withLock { $0 }(handler)
         }
     }
@@ -162,79 +186,39 @@ public final class Receiver<Wave> {
 
 extension Receiver: Sendable where Wave: Sendable {}
 extension Receiver.Transmitter: Sendable where Wave: Sendable {}
+extension Receiver.Source: Sendable where Wave: Sendable {}
 
 extension Receiver {
-    /// The pair's shared state, owned by the transmitter and the receivers. Its `deinit`
-    /// releases the handlers, which disposables (holding only `box`) cannot keep alive.
-    fileprivate final class Hub: Sendable {
-        let box: ReceiverLock<State>
-
-        init(limit: Int) { box = ReceiverLock(State(limit: limit)) }
-
-        deinit {
-            var released = State(limit: 0)
-            box.withLock { swap(&$0, &released) }
-        }
-
-        func broadcast(_ wave: Wave) {
-            var next = box.withLock { $0.broadcast(wave) }
-            while case let (handler, wave)? = next {
-                handler(wave)
-                next = box.withLock { $0.advance() }
-            }
-        }
-
-        func listen(_ handler: @escaping (Wave) -> Void) -> any Disposable {
-            let (token, replay) = box.withLock { $0.add(handler) }
-            var pending = replay[...]
-            while case let (handler, wave)? = box.withLock({ $0.nextReplay(token, from: &pending) }) {
-                handler(wave)
-            }
-            return Listening(box: box, token: token)
-        }
-    }
-
     fileprivate final class Listening: Disposable {
-        let box: ReceiverLock<State>
-        let token: UInt64
+        let box: ReceiverLock<State>, token: UInt64
 
         init(box: ReceiverLock<State>, token: UInt64) { (self.box, self.token) = (box, token) }
 
-        // The handler and held waves come out of the lock and are released after it.
+        // The removed listener (its handler, its held waves) is released after the lock.
         func dispose() { _ = box.withLock { $0.remove(token) } }
     }
 
     fileprivate struct Listener {
-        let token: UInt64
-        let since: UInt64  // the sequence number of the first wave it receives live
+        let token: UInt64, since: UInt64  // `since`: the sequence number of its first live wave
         var handler: ((Wave) -> Void)?  // nil once disposed
-        var isReplaying: Bool  // live waves are held for it while `listen` replays
+        var held: [Wave]?  // live waves held for it while `listen` replays; nil once live
     }
 
     /// Everything a pair knows, changed only under its lock. The transitions return the next
     /// handler call to make, which the caller makes after unlocking.
     fileprivate struct State {
-        var listeners: [Listener] = []  // sorted by token; disposed ones are nil until compacted
-        var liveCount = 0
-        var nextToken: UInt64 = 0
-        var waveCount: UInt64 = 0
         let limit: Int  // how many waves to keep: 0 for hot, Int.max for cold
-        var kept: [Wave] = []
-        var oldest = 0  // where the ring buffer `kept` starts once full
-        var current: (wave: Wave, sequence: UInt64)?  // the wave being delivered, if any
-        var cursor = 0  // the next listener to give `current` to
-        var queue: [Wave] = []  // broadcast while delivering, not delivered yet
-        var queueHead = 0
-        var held: [UInt64: [Wave]] = [:]  // live waves for listeners still replaying
-
-        init(limit: Int) { self.limit = limit }
+        var kept: [Wave] = [], oldest = 0  // once `kept` is full it is a ring starting at `oldest`
+        var listeners: [Listener] = [], liveCount = 0, nextToken: UInt64 = 0  // sorted by token
+        var waveCount: UInt64 = 0  // waves broadcast so far; the next one's sequence number
+        var current: (wave: Wave, sequence: UInt64)?, cursor = 0  // the wave being delivered
+        var queue: ArraySlice<Wave> = []  // broadcast during a delivery, not yet delivered
 
         mutating func broadcast(_ wave: Wave) -> ((Wave) -> Void, Wave)? {
             if kept.count < limit {
                 kept.append(wave)
             } else if limit > 0 {
-                kept[oldest] = wave
-                oldest = (oldest + 1) % limit
+                (kept[oldest], oldest) = (wave, (oldest + 1) % limit)
             }
             waveCount += 1
             guard current == nil else {
@@ -248,60 +232,45 @@ extension Receiver {
         mutating func advance() -> ((Wave) -> Void, Wave)? {
             while let (wave, sequence) = current {
                 while cursor < listeners.count {
-                    let listener = listeners[cursor]
+                    let index = cursor
                     cursor += 1
-                    guard let handler = listener.handler, listener.since <= sequence else { continue }
-                    guard !listener.isReplaying else {
-                        held[listener.token, default: []].append(wave)
-                        continue
-                    }
-                    return (handler, wave)
+                    guard let handler = listeners[index].handler, listeners[index].since <= sequence else { continue }
+                    guard listeners[index].held != nil else { return (handler, wave) }
+                    listeners[index].held?.append(wave)
                 }
-                if queueHead < queue.count {
-                    (current, cursor) = ((queue[queueHead], sequence + 1), 0)
-                    queueHead += 1
-                    if queueHead * 2 >= queue.count {
-                        queue.removeFirst(queueHead)
-                        queueHead = 0
-                    }
-                } else {
-                    current = nil
-                }
+                (current, cursor) = (queue.popFirst().map { ($0, sequence + 1) }, 0)
             }
+            queue = []  // drop the drained buffer, which still references delivered waves
             return nil
         }
 
-        mutating func add(_ handler: @escaping (Wave) -> Void) -> (token: UInt64, replay: [Wave]) {
-            let replay = oldest == 0 ? kept : Array(kept[oldest...] + kept[..<oldest])
-            let token = nextToken
-            nextToken += 1
-            listeners.append(Listener(token: token, since: waveCount, handler: handler, isReplaying: !replay.isEmpty))
-            liveCount += 1
-            return (token, replay)
+        mutating func add(_ handler: @escaping (Wave) -> Void) -> (token: UInt64, replay: ArraySlice<Wave>) {
+            let replay = kept[oldest...] + kept[..<oldest]
+            listeners.append(Listener(token: nextToken, since: waveCount, handler: handler, held: replay.isEmpty ? nil : []))
+            (nextToken, liveCount) = (nextToken + 1, liveCount + 1)
+            return (nextToken - 1, replay)
         }
 
-        /// The next replayed or held wave for `token`, or nil when it is done or disposed.
+        /// The next replayed or held wave for `token`, or nil once it is live or disposed.
         mutating func nextReplay(_ token: UInt64, from pending: inout ArraySlice<Wave>) -> ((Wave) -> Void, Wave)? {
             guard let index = index(of: token), let handler = listeners[index].handler else { return nil }
-            if pending.isEmpty, let waves = held.removeValue(forKey: token) { pending = waves[...] }
-            guard let wave = pending.popFirst() else {
-                listeners[index].isReplaying = false
-                return nil
-            }
-            return (handler, wave)
+            if pending.isEmpty, let held = listeners[index].held { (pending, listeners[index].held) = (held[...], []) }
+            if let wave = pending.popFirst() { return (handler, wave) }
+            listeners[index].held = nil  // caught up: from now on the delivering thread calls it
+            return nil
         }
 
-        mutating func remove(_ token: UInt64) -> (((Wave) -> Void)?, [Wave]?) {
-            guard let index = index(of: token), let handler = listeners[index].handler else { return (nil, nil) }
-            listeners[index].handler = nil
-            liveCount -= 1
-            while listeners.last?.handler == nil, !listeners.isEmpty { listeners.removeLast() }
+        /// Tombstones the listener; compacts once tombstones outnumber the living (amortised O(1)).
+        mutating func remove(_ token: UInt64) -> Listener? {
+            guard let index = index(of: token), listeners[index].handler != nil else { return nil }
+            let removed = listeners[index]
+            (listeners[index].handler, listeners[index].held, liveCount) = (nil, nil, liveCount - 1)
             if listeners.count > 2 * liveCount + 16 {
-                cursor = listeners[..<min(cursor, listeners.count)].lazy.filter { $0.handler != nil }.count
+                cursor = listeners[..<cursor].lazy.filter { $0.handler != nil }.count
                 listeners.removeAll { $0.handler == nil }
             }
-            assert(0...listeners.count ~= liveCount)
-            return (handler, held.removeValue(forKey: token))
+            assert(liveCount >= 0 && cursor <= listeners.count)
+            return removed
         }
 
         private func index(of token: UInt64) -> Int? {
@@ -330,39 +299,32 @@ struct ReceiverLock<Value>: @unchecked Sendable {
 
     /// The value with the lock word tail-allocated after it, so the lock never moves.
     private final class Storage: ManagedBuffer<Value, Primitive> {
-        deinit {
-            withUnsafeMutablePointerToElements { primitive in
-                #if !canImport(Darwin)
-                pthread_mutex_destroy(primitive)
-                #endif
-                primitive.deinitialize(count: 1)
-            }
-        }
+        #if !canImport(Darwin)
+        deinit { _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) } }
+        #endif
     }
 
     private let storage: Storage
 
     init(_ value: Value) {
         storage = unsafeDowncast(Storage.create(minimumCapacity: 1) { _ in value }, to: Storage.self)
-        storage.withUnsafeMutablePointerToElements { primitive in
-            #if canImport(Darwin)
-            primitive.initialize(to: os_unfair_lock())
-            #else
-            primitive.initialize(to: pthread_mutex_t())
-            pthread_mutex_init(primitive, nil)
+        storage.withUnsafeMutablePointerToElements { lock in
+            lock.initialize(to: Primitive())
+            #if !canImport(Darwin)
+            pthread_mutex_init(lock, nil)
             #endif
         }
     }
 
     /// Runs `body` with the value while holding the lock. `body` must not call user code.
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try storage.withUnsafeMutablePointers { value, primitive in
+        try storage.withUnsafeMutablePointers { value, lock in
             #if canImport(Darwin)
-            os_unfair_lock_lock(primitive)
-            defer { os_unfair_lock_unlock(primitive) }
+            os_unfair_lock_lock(lock)
+            defer { os_unfair_lock_unlock(lock) }
             #else
-            pthread_mutex_lock(primitive)
-            defer { pthread_mutex_unlock(primitive) }
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
             #endif
             return try body(&value.pointee)
         }

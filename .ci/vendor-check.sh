@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Checks that the library can be vendored by copying source into an app, without SwiftPM:
+#
+#   (a) the core, Sources/Receiver/Receiver.swift, compiled ALONE with a smoke program;
+#   (b) every Sources/Receiver/**/*.swift concatenated into ONE file, compiled alone with a smoke
+#       program that uses the operators and async (and, once the adapter lands, its types).
+#
+# Each is compiled in the Swift 6 language mode with warnings as errors and the package's
+# upcoming features, then run; its output must match .ci/vendor/<name>-expected.txt exactly.
+# New source files are picked up by (b) automatically. Exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SWIFTC="${SWIFTC:-swiftc}"
+FLAGS=(
+    -swift-version 6 -warnings-as-errors
+    -enable-upcoming-feature ExistentialAny
+    -enable-upcoming-feature InternalImportsByDefault
+    -enable-upcoming-feature MemberImportVisibility
+)
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# check NAME SOURCE: compiles SOURCE with .ci/vendor/NAME-main.swift (as main.swift, so that it
+# may have top-level code), runs the program and compares its output with NAME-expected.txt.
+check() {
+    local name="$1" source="$2"
+    local dir="$work/$name"
+    mkdir -p "$dir"
+    cp ".ci/vendor/$name-main.swift" "$dir/main.swift"
+    echo "--- $name: swiftc ${FLAGS[*]} $source main.swift"
+    "$SWIFTC" "${FLAGS[@]}" "$source" "$dir/main.swift" -o "$dir/smoke"
+    "$dir/smoke" >"$dir/output.txt"
+    if ! diff -u ".ci/vendor/$name-expected.txt" "$dir/output.txt"; then
+        echo "FAIL: $name: the smoke program's output differs from .ci/vendor/$name-expected.txt" >&2
+        exit 1
+    fi
+    cat "$dir/output.txt"
+}
+
+echo "=== (a) the core file alone"
+check core Sources/Receiver/Receiver.swift
+
+echo "=== (b) every source file, concatenated"
+all="$work/ReceiverAll.swift"
+sources=()
+while IFS= read -r file; do sources+=("$file"); done < <(find Sources/Receiver -name '*.swift' -type f | LC_ALL=C sort)
+if [ "${#sources[@]}" -eq 0 ]; then echo "FAIL: no sources found" >&2; exit 1; fi
+for file in "${sources[@]}"; do
+    printf '// ---- %s\n' "$file"
+    cat "$file"
+    printf '\n'
+done >"$all"
+printf '%s\n' "${sources[@]}"
+check all "$all"
+
+echo "vendor-check: ok"

@@ -1,0 +1,82 @@
+/// A current value that is set directly: `get()` sends the current value, then every new one.
+///
+/// ```swift
+/// let count = ValuePromise(0, ignoreRepeated: true)
+/// count.get().start(next: { print($0) })   // prints 0
+/// count.set(1)                             // prints 1
+/// count.set(1)                             // prints nothing: equal to the current value
+/// ```
+///
+/// Built on a `.warm(upTo: 1)` pair: the kept wave is the current value, so reading it is
+/// synchronous, from any thread and from inside a handler:
+/// `var v: Int?; count.get().start(next: { v = $0 }).dispose()`. (If other threads `set` at the
+/// same moment, a newer value may also reach the handler, on their thread, before `dispose()`:
+/// keep such a read in an ``Atomic``.)
+///
+/// > Note: With `ignoreRepeated`, each subscriber drops a value equal to the last one it
+/// > received, inside the pair's serialized delivery. Since every subscriber sees every value in
+/// > one order and starts with the current value, this is exactly "a value equal to the current
+/// > one is not sent" — without a second lock whose order could disagree with delivery. (An equal
+/// > value does replace the kept one; being equal, no reader can tell.)
+public final class ValuePromise<T: Equatable> {
+    /// Whether a value equal to the current one is ignored.
+    ///
+    /// ```swift
+    /// ValuePromise(1, ignoreRepeated: true).ignoreRepeated   // true
+    /// ```
+    public let ignoreRepeated: Bool
+    private let transmitter: Receiver<T>.Transmitter
+    private let receiver: Receiver<T>
+
+    /// Makes a promise whose current value is `value`.
+    ///
+    /// ```swift
+    /// let promise = ValuePromise(1, ignoreRepeated: true)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - value: The current value.
+    ///   - ignoreRepeated: Whether setting a value equal to the current one is ignored.
+    public convenience init(_ value: T, ignoreRepeated: Bool = false) {
+        self.init(ignoreRepeated: ignoreRepeated)
+        transmitter.broadcast(value)
+    }
+
+    /// Makes a promise without a current value.
+    ///
+    /// ```swift
+    /// let promise = ValuePromise<Int>(ignoreRepeated: true)
+    /// ```
+    ///
+    /// - Parameter ignoreRepeated: Whether setting a value equal to the current one is ignored.
+    public init(ignoreRepeated: Bool = false) {
+        self.ignoreRepeated = ignoreRepeated
+        (transmitter, receiver) = Receiver<T>.make(with: .warm(upTo: 1))
+    }
+
+    /// Makes `value` the current value and sends it to every subscriber (unless
+    /// `ignoreRepeated` and it equals the current value).
+    ///
+    /// ```swift
+    /// promise.set(2)
+    /// ```
+    ///
+    /// - Parameter value: The new value.
+    public func set(_ value: T) {
+        transmitter.broadcast(value)
+    }
+
+    /// A signal of the current value (if there is one, sent at start on the starting thread),
+    /// then of every new value. It never completes.
+    ///
+    /// ```swift
+    /// promise.get() |> map { "\($0)" }
+    /// ```
+    ///
+    /// - Returns: The signal of the promise's values.
+    public func get() -> Signal<T, NoError> {
+        (ignoreRepeated ? receiver.skipRepeats() : receiver).signal
+    }
+}
+
+extension ValuePromise: Sendable where T: Sendable {}

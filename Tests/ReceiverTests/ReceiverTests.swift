@@ -1,0 +1,391 @@
+import Receiver
+import Testing
+
+/// SPEC §1 on one thread: strategies, order, re-entrancy, joining during delivery, disposal and
+/// lifetime. The multi-threaded half of the contract is in `ReceiverConcurrencyTests`.
+@Suite struct ReceiverTests {
+    // MARK: Strategies (SPEC §1, "Strategies": the table's examples, exactly)
+
+    @Test func coldReplaysEveryWave() {
+        let (transmitter, receiver) = Receiver<Int>.make(with: .cold)
+        var a: [Int] = []
+        for wave in 1...3 { transmitter.broadcast(wave) }
+        receiver.listen { a.append($0) }
+        transmitter.broadcast(4)
+        #expect(a == [1, 2, 3, 4])
+    }
+
+    @Test func warmReplaysTheLastWaves() {
+        let (transmitter, receiver) = Receiver<Int>.make(with: .warm(upTo: 1))
+        var a: [Int] = []
+        transmitter.broadcast(1)
+        transmitter.broadcast(2)
+        receiver.listen { a.append($0) }
+        transmitter.broadcast(3)
+        #expect(a == [2, 3])
+    }
+
+    @Test func hotReplaysNothing() {
+        let (transmitter, receiver) = Receiver<Int>.make()
+        var a: [Int] = []
+        transmitter.broadcast(1)
+        transmitter.broadcast(2)
+        receiver.listen { a.append($0) }
+        transmitter.broadcast(3)
+        #expect(a == [3])
+    }
+
+    @Test func replayGoesOnlyToTheNewListener() {
+        let (transmitter, receiver) = Receiver<Int>.make(with: .warm(upTo: 2))
+        var (a, b): ([Int], [Int]) = ([], [])
+        for wave in 1...3 { transmitter.broadcast(wave) }
+        receiver.listen { a.append($0) }
+        transmitter.broadcast(4)
+        receiver.listen { b.append($0) }
+        transmitter.broadcast(5)
+        #expect(a == [2, 3, 4, 5])
+        #expect(b == [3, 4, 5])
+    }
+
+    @Test(arguments: [0, 1, 3, 10])
+    func warmKeepsTheLastNOldestFirst(count: Int) {
+        let (transmitter, receiver) = Receiver<Int>.make(with: .warm(upTo: count))
+        for wave in 1...7 { transmitter.broadcast(wave) }
+        var replay: [Int] = []
+        receiver.listen { replay.append($0) }
+        #expect(replay == Array((1...7).suffix(count)))
+    }
+
+    @Test func warmUpToZeroBehavesLikeHot() {
+        var histories: [[Int]] = []
+        for strategy in [Receiver<Int>.Strategy.hot, .warm(upTo: 0)] {
+            let (transmitter, receiver) = Receiver<Int>.make(with: strategy)
+            var a: [Int] = []
+            transmitter.broadcast(1)
+            receiver.listen { a.append($0) }
+            transmitter.broadcast(2)
+            histories.append(a)
+        }
+        #expect(histories == [[2], [2]])
+    }
+
+    @Test func strategiesAreEquatable() {
+        #expect(Receiver<Int>.Strategy.warm(upTo: 3) == .warm(upTo: 3))
+        #expect(Receiver<Int>.Strategy.warm(upTo: 3) != .warm(upTo: 4))
+        #expect(Receiver<Int>.Strategy.hot != .cold)
+        #expect(Receiver<Int>.Strategy.hot == Receiver<Int>.Strategy.hot)
+    }
+
+    @Test func negativeWarmCountStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Receiver<Int>.make(with: .warm(upTo: -1))
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("Receiver.Strategy.warm(upTo:) needs a count of 0 or more, got -1"))
+    }
+
+    // MARK: Memory (SPEC §1: hot keeps nothing, warm at most n, cold everything)
+
+    @Test(arguments: [(Receiver<Tracked>.Strategy.hot, 0), (.warm(upTo: 0), 0), (.warm(upTo: 5), 5), (.cold, 1_000)])
+    func keepsWhatTheStrategySays(strategy: Receiver<Tracked>.Strategy, kept: Int) {
+        let tag = "keeps-\(strategy)"
+        let (transmitter, receiver) = Receiver<Tracked>.make(with: strategy)
+        var sum = 0
+        receiver.listen { sum += $0.value }
+        for wave in 1...1_000 { transmitter.broadcast(Tracked(wave, tag: tag)) }
+        #expect(sum == 500_500)
+        #expect(Tracked.count(tag) == kept)
+        _ = (transmitter, receiver)
+    }
+
+    // MARK: Order and re-entrancy (SPEC §1, "Delivery, order, threading")
+
+    @Test(arguments: allStrategies)
+    func listenersAreCalledInTheOrderTheyJoinedEvenAfterOthersLeave(strategy: Receiver<Int>.Strategy) {
+        let (transmitter, receiver) = Receiver<Int>.make(with: strategy)
+        var calls: [String] = []
+        let a = receiver.listen { calls.append("A\($0)") }
+        receiver.listen { calls.append("B\($0)") }
+        receiver.listen { calls.append("C\($0)") }
+        transmitter.broadcast(1)
+        a.dispose()
+        receiver.listen { calls.append("D\($0)") }
+        transmitter.broadcast(2)
+        let replayed = strategy == .hot ? [] : ["D1"]
+        #expect(calls == ["A1", "B1", "C1"] + replayed + ["B2", "C2", "D2"])
+    }
+
+    @Test(arguments: allStrategies)
+    func aBroadcastFromAHandlerIsQueuedUntilTheCurrentWaveReachedEveryone(strategy: Receiver<Int>.Strategy) {
+        let (transmitter, receiver) = Receiver<Int>.make(with: strategy)
+        var calls: [String] = []
+        receiver.listen { wave in
+            calls.append("A\(wave)")
+            if wave == 1 { transmitter.broadcast(2) }
+        }
+        receiver.listen { calls.append("B\($0)") }
+        transmitter.broadcast(1)
+        #expect(calls == ["A1", "B1", "A2", "B2"])
+    }
+
+    @Test func aLongChainOfRebroadcastsDoesNotRecurse() {
+        let (transmitter, receiver) = Receiver<Int>.make()
+        var received = 0
+        receiver.listen { wave in
+            received += 1
+            if wave < 100_000 { transmitter.broadcast(wave + 1) }
+        }
+        transmitter.broadcast(1)
+        #expect(received == 100_000)
+    }
+
+    @Test func broadcastDeliversBeforeItReturnsWhenNothingIsInProgress() {
+        let (transmitter, receiver) = Receiver<Int>.make()
+        var last = 0
+        receiver.listen { last = $0 }
+        for wave in 1...5 {
+            transmitter.broadcast(wave)
+            #expect(last == wave)
+        }
+    }
+
+    // MARK: Joining during delivery (SPEC §1: before and after are decided by call order)
+
+    @Test func hotListenerJoiningAfterAQueuedBroadcastMissesIt() {
+        let (transmitter, receiver) = Receiver<Int>.make()
+        var b: [Int] = []
+        receiver.listen { wave in
+            guard wave == 1 else { return }
+            transmitter.broadcast(2)
+            receiver.listen { b.append($0) }
+        }
+        transmitter.broadcast(1)
+        transmitter.broadcast(3)
+        #expect(b == [3])
+    }
+
+    @Test func hotListenerJoiningBeforeAQueuedBroadcastReceivesIt() {
+        let (transmitter, receiver) = Receiver<Int>.make()
+        var b: [Int] = []
+        receiver.listen { wave in
+            guard wave == 1 else { return }
+            receiver.listen { b.append($0) }
+            transmitter.broadcast(2)
+        }
+        transmitter.broadcast(1)
+        transmitter.broadcast(3)
+        #expect(b == [2, 3])
+    }
+
+    @Test func coldListenerJoiningInAHandlerGetsTheCurrentWaveOnceThenEverything() {
+        let (transmitter, receiver) = Receiver<Int>.make(with: .cold)
+        var b: [Int] = []
+        receiver.listen { wave in
+            if wave == 1 { receiver.listen { b.append($0) } }
+        }
+        receiver.listen { _ in }  // a later listener, so wave 1 is still being delivered
+        transmitter.broadcast(1)
+        transmitter.broadcast(2)
+        #expect(b == [1, 2])
+    }
+
+    @Test func warmListenerJoiningWithWavesQueuedGetsThemOnceThroughTheReplay() {
+        let (transmitter, receiver) = Receiver<Int>.make(with: .warm(upTo: 3))
+        var b: [Int] = []
+        receiver.listen { wave in
+            guard wave == 1 else { return }
+            transmitter.broadcast(2)
+            transmitter.broadcast(3)
+            receiver.listen { b.append($0) }  // 2 and 3 are queued: kept, so replayed, not live
+            transmitter.broadcast(4)
+        }
+        transmitter.broadcast(1)
+        #expect(b == [1, 2, 3, 4])
+    }
+
+    @Test(arguments: allStrategies)
+    func replayHappensBeforeListenReturnsAlsoInsideAHandler(strategy: Receiver<Int>.Strategy) {
+        let (transmitter, receiver) = Receiver<Int>.make(with: strategy)
+        transmitter.broadcast(1)
+        transmitter.broadcast(2)
+        var inner: [Int] = []
+        var seenWhenListenReturned: [Int] = []
+        receiver.listen { wave in
+            guard wave == 3 else { return }
+            receiver.listen { inner.append($0) }
+            seenWhenListenReturned = inner
+        }
+        transmitter.broadcast(3)
+        let expected: [Int] = switch strategy {
+        case .hot: []
+        case .warm: [2, 3]
+        case .cold: [1, 2, 3]
+        }
+        #expect(seenWhenListenReturned == expected)
+        #expect(inner == expected)
+    }
+
+    @Test func aHandlerThatBroadcastsDuringItsOwnReplayGetsThatWaveAfterTheReplay() {
+        let (transmitter, receiver) = Receiver<Int>.make(with: .cold)
+        transmitter.broadcast(1)
+        transmitter.broadcast(2)
+        var a: [Int] = []
+        receiver.listen { wave in
+            a.append(wave)
+            if wave == 1 { transmitter.broadcast(10) }
+        }
+        #expect(a == [1, 2, 10])
+    }
+
+    // MARK: Disposal (SPEC §1, "Disposal")
+
+    @Test(arguments: allStrategies)
+    func disposeStopsTheHandlerAndIsIdempotent(strategy: Receiver<Int>.Strategy) {
+        let (transmitter, receiver) = Receiver<Int>.make(with: strategy)
+        var a: [Int] = []
+        let disposable = receiver.listen { a.append($0) }
+        transmitter.broadcast(1)
+        disposable.dispose()
+        disposable.dispose()
+        transmitter.broadcast(2)
+        #expect(a == [1])
+    }
+
+    @Test func aListenerCanDisposeItselfFromItsHandler() {
+        let (transmitter, receiver) = Receiver<Int>.make()
+        var a: [Int] = []
+        var disposable: (any Disposable)?
+        disposable = receiver.listen { wave in
+            a.append(wave)
+            disposable?.dispose()
+        }
+        transmitter.broadcast(1)
+        transmitter.broadcast(2)
+        #expect(a == [1])
+    }
+
+    @Test func disposingALaterListenerMidWaveDropsTheRestOfThatWaveForIt() {
+        let (transmitter, receiver) = Receiver<Int>.make()
+        var calls: [String] = []
+        var b: (any Disposable)?
+        receiver.listen { wave in
+            calls.append("A\(wave)")
+            b?.dispose()
+        }
+        b = receiver.listen { calls.append("B\($0)") }
+        transmitter.broadcast(1)
+        transmitter.broadcast(2)
+        #expect(calls == ["A1", "A2"])
+    }
+
+    @Test func disposingDropsQueuedWavesForThatListener() {
+        let (transmitter, receiver) = Receiver<Int>.make()
+        var calls: [String] = []
+        var b: (any Disposable)?
+        receiver.listen { wave in
+            calls.append("A\(wave)")
+            guard wave == 1 else { return }
+            transmitter.broadcast(2)
+            transmitter.broadcast(3)
+        }
+        b = receiver.listen { wave in
+            calls.append("B\(wave)")
+            if wave == 2 { b?.dispose() }
+        }
+        transmitter.broadcast(1)
+        #expect(calls == ["A1", "B1", "A2", "B2", "A3"])
+    }
+
+    @Test func manyListenersComeAndGoInAnyOrder() {
+        let (transmitter, receiver) = Receiver<Int>.make()
+        var calls: [Int] = []
+        var disposables = (0..<10_000).map { index in receiver.listen { _ in calls.append(index) } }
+        var generator = SplitMix(seed: 7)
+        var alive = Set(0..<10_000)
+        for _ in 0..<7_000 {
+            let index = alive.randomElement(using: &generator)!
+            alive.remove(index)
+            disposables[index].dispose()
+        }
+        transmitter.broadcast(1)
+        #expect(calls == alive.sorted())
+        disposables.append(receiver.listen { _ in calls.append(-1) })
+        calls = []
+        transmitter.broadcast(2)
+        #expect(calls == alive.sorted() + [-1])
+    }
+
+    @Test func disposingManyListenersMidWaveKeepsTheRestInOrder() {
+        let (transmitter, receiver) = Receiver<Int>.make()
+        var calls: [Int] = []
+        var disposables: [any Disposable] = []
+        // Listener 500 disposes every even listener, before and after itself: enough to compact.
+        for index in 0..<1_000 {
+            disposables.append(receiver.listen { _ in
+                calls.append(index)
+                if index == 500 { for even in stride(from: 0, to: 1_000, by: 2) { disposables[even].dispose() } }
+            })
+        }
+        transmitter.broadcast(1)
+        let odd = Array(stride(from: 501, to: 1_000, by: 2))
+        #expect(calls == Array(0...500) + odd)
+        calls = []
+        transmitter.broadcast(2)
+        #expect(calls == Array(stride(from: 1, to: 1_000, by: 2)))
+    }
+
+    // MARK: Lifetime (SPEC §1, "Lifetime")
+
+    @Test func droppingTheDisposableDoesNotStopTheListener() {
+        let (transmitter, receiver) = Receiver<Int>.make()
+        var a: [Int] = []
+        do { _ = receiver.listen { a.append($0) } }
+        transmitter.broadcast(1)
+        #expect(a == [1])
+    }
+
+    @Test func disposeReleasesTheHandlerAtOnce() {
+        let (transmitter, receiver) = Receiver<Int>.make()
+        weak var weakWitness: Witness?
+        let disposable: any Disposable
+        do {
+            let witness = Witness()
+            weakWitness = witness
+            disposable = receiver.listen { _ in _ = witness }
+        }
+        #expect(weakWitness != nil)
+        disposable.dispose()
+        #expect(weakWitness == nil)
+        _ = transmitter
+    }
+
+    @Test func droppingThePairReleasesHandlersEvenWhenTheyCaptureTheirDisposable() {
+        weak var weakWitness: Witness?
+        var kept: (any Disposable)?
+        do {
+            let (transmitter, receiver) = Receiver<Int>.make(with: .cold)
+            let witness = Witness()
+            weakWitness = witness
+            final class Holder { var disposable: (any Disposable)? }
+            let holder = Holder()
+            holder.disposable = receiver.map { $0 + 1 }.listen { _ in _ = (witness, holder) }
+            kept = holder.disposable
+            transmitter.broadcast(1)
+        }
+        #expect(weakWitness == nil)
+        kept?.dispose()
+    }
+}
+
+/// A small seeded generator, so the random orders in tests are the same on every run.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
