@@ -287,9 +287,6 @@ func registerValuePromise() {
         tally.expect(count: n * subscribers, sum: subscribers * sumOfWaves(n), "W6 floor: 10 closures")
     }
 
-    // `Package.swift` defines RECEIVER_VALUE_PROMISE once the library has a `ValuePromise` (the
-    // adapter layer); until then this workload is skipped, not faked.
-    #if RECEIVER_VALUE_PROMISE
     Benchmark("W6 ValuePromise set, 10 subscribers", configuration: configuration(units: units)) { benchmark in
         let tally = Tally()
         let promise = ValuePromise<Int>(-1, ignoreRepeated: false)
@@ -301,7 +298,6 @@ func registerValuePromise() {
         disposables.forEach { $0.dispose() }
         tally.expect(count: n * subscribers, sum: subscribers * sumOfWaves(n), "W6 ValuePromise")
     }
-    #endif
 }
 
 // MARK: - W7 peak memory: 5,000,000 hot broadcasts vs 1,000
