@@ -343,28 +343,17 @@ extension Receiver {
     }
 }
 
+// The lock word's type and the two calls that inlinable code makes through `withLock`.
 #if canImport(Darwin)
 typealias ReceiverPrimitive = os_unfair_lock
+@usableFromInline func receiverLock(_ word: UnsafeMutablePointer<UInt64>) { os_unfair_lock_lock(receiverPrimitive(word)) }
+@usableFromInline func receiverUnlock(_ word: UnsafeMutablePointer<UInt64>) { os_unfair_lock_unlock(receiverPrimitive(word)) }
 #else
 typealias ReceiverPrimitive = pthread_mutex_t
+@usableFromInline func receiverLock(_ word: UnsafeMutablePointer<UInt64>) { _ = pthread_mutex_lock(receiverPrimitive(word)) }
+@usableFromInline func receiverUnlock(_ word: UnsafeMutablePointer<UInt64>) { _ = pthread_mutex_unlock(receiverPrimitive(word)) }
 #endif
 
 private func receiverPrimitive(_ word: UnsafeMutablePointer<UInt64>) -> UnsafeMutablePointer<ReceiverPrimitive> {
     UnsafeMutableRawPointer(word).assumingMemoryBound(to: ReceiverPrimitive.self)
-}
-
-@usableFromInline func receiverLock(_ word: UnsafeMutablePointer<UInt64>) {
-    #if canImport(Darwin)
-    os_unfair_lock_lock(receiverPrimitive(word))
-    #else
-    pthread_mutex_lock(receiverPrimitive(word))
-    #endif
-}
-
-@usableFromInline func receiverUnlock(_ word: UnsafeMutablePointer<UInt64>) {
-    #if canImport(Darwin)
-    os_unfair_lock_unlock(receiverPrimitive(word))
-    #else
-    pthread_mutex_unlock(receiverPrimitive(word))
-    #endif
 }
