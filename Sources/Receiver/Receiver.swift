@@ -82,9 +82,9 @@ public final class Receiver<Wave> {
     /// transmitter.broadcast("hello")   // prints "got hello"
     /// ```
     public final class Transmitter {
-        fileprivate let box: ReceiverLock<State>
+        @usableFromInline let box: ReceiverLock<State>
 
-        fileprivate init(limit: Int) { box = ReceiverLock(State(limit: limit)) }
+        init(limit: Int) { box = ReceiverLock(State(limit: limit)) }
 
         // The receivers hold their transmitter, so this runs once the transmitter and every
         // receiver are gone. It takes the handlers out of the lock and releases them after it;
@@ -104,32 +104,32 @@ public final class Receiver<Wave> {
         /// - Parameter wave: The value to send.
         /// - Complexity: O(1) to queue, plus one handler call per listener; a `.warm` pair costs
         ///   the same whatever its count.
-        public func broadcast(_ wave: Wave) {
+        @inlinable public func broadcast(_ wave: Wave) {
             var next = box.withLock { $0.broadcast(wave) }
-            while case let (handler, wave)? = next {
-                handler(wave)
+            while let call = next.take() {
+                call.handler(call.wave)
                 next = box.withLock { $0.advance() }
             }
         }
 
-        fileprivate func listen(_ handler: @escaping (Wave) -> Void) -> any Disposable {
+        @inlinable func listen(_ handler: @escaping (Wave) -> Void) -> any Disposable {
             var (token, pending) = box.withLock { $0.add(handler) }
-            while case let (handler, wave)? = box.withLock({ $0.nextReplay(token, from: &pending) }) {
-                handler(wave)
+            if !pending.isEmpty {  // else `add` made it live at once: nothing to replay, no need to lock
+                while let call = box.withLock({ $0.nextReplay(token, from: &pending) }) { call.handler(call.wave) }
             }
-            return Listening(box: box, token: token)
+            return Listening(box: box, token: token) { box, token in _ = box.withLock { $0.remove(token) } }
         }
     }
 
-    fileprivate enum Source {
+    @usableFromInline enum Source {
         case pair(Transmitter)
         case derived(ReceiverLock<Attach>)
     }
 
     /// Starts one listener of a derived receiver and returns what stops it.
-    typealias Attach = (@escaping (Wave) -> Void) -> any Disposable
+    @usableFromInline typealias Attach = (@escaping (Wave) -> Void) -> any Disposable
 
-    private let source: Source
+    @usableFromInline let source: Source
 
     private init(source: Source) { self.source = source }
 
@@ -175,7 +175,7 @@ public final class Receiver<Wave> {
     /// - Returns: What stops the listener. After its `dispose()` returns, `handler` is not called
     ///   again, and it is released.
     /// - Complexity: O(log n) in the number of listeners, plus the replay.
-    @discardableResult
+    @inlinable @discardableResult
     public func listen(to handler: @escaping (Wave) -> Void) -> any Disposable {
         switch source {
         case .pair(let transmitter): transmitter.listen(handler)
@@ -189,32 +189,51 @@ extension Receiver.Transmitter: Sendable where Wave: Sendable {}
 extension Receiver.Source: Sendable where Wave: Sendable {}
 
 extension Receiver {
-    fileprivate final class Listening: Disposable {
-        let box: ReceiverLock<State>, token: UInt64
+    /// `remove` is made by the inlined `listen`, so `dispose` runs code specialised for the wave
+    /// type. The removed listener (its handler, its held waves) is released after the lock.
+    @usableFromInline final class Listening: Disposable {
+        let box: ReceiverLock<State>, token: UInt64, remove: @Sendable (ReceiverLock<State>, UInt64) -> Void
 
-        init(box: ReceiverLock<State>, token: UInt64) { (self.box, self.token) = (box, token) }
+        @usableFromInline init(box: ReceiverLock<State>, token: UInt64, remove: @escaping @Sendable (ReceiverLock<State>, UInt64) -> Void) {
+            (self.box, self.token, self.remove) = (box, token, remove)
+        }
 
-        // The removed listener (its handler, its held waves) is released after the lock.
-        func dispose() { _ = box.withLock { $0.remove(token) } }
+        @usableFromInline func dispose() { remove(box, token) }
     }
 
-    fileprivate struct Listener {
-        let token: UInt64, since: UInt64  // `since`: the sequence number of its first live wave
-        var handler: ((Wave) -> Void)?  // nil once disposed
-        var held: [Wave]?  // live waves held for it while `listen` replays; nil once live
+    /// A handler call to make after unlocking. A struct, not a tuple: a closure moved from a
+    /// generic struct into a specialised tuple is re-abstracted, which allocates on every call.
+    @usableFromInline struct Call {
+        @usableFromInline let handler: (Wave) -> Void, wave: Wave
+        @usableFromInline init(handler: @escaping (Wave) -> Void, wave: Wave) { (self.handler, self.wave) = (handler, wave) }
+    }
+
+    @usableFromInline struct Listener {
+        @usableFromInline let token: UInt64, since: UInt64  // `since`: the sequence number of its first live wave
+        @usableFromInline var handler: ((Wave) -> Void)?  // nil once disposed
+        @usableFromInline var held: [Wave]?  // live waves held for it while `listen` replays; nil once live
+
+        @usableFromInline init(token: UInt64, since: UInt64, handler: @escaping (Wave) -> Void, held: [Wave]?) {
+            (self.token, self.since, self.handler, self.held) = (token, since, handler, held)
+        }
     }
 
     /// Everything a pair knows, changed only under its lock. The transitions return the next
     /// handler call to make, which the caller makes after unlocking.
-    fileprivate struct State {
-        let limit: Int  // how many waves to keep: 0 for hot, Int.max for cold
-        var kept: [Wave] = [], oldest = 0  // once `kept` is full it is a ring starting at `oldest`
-        var listeners: [Listener] = [], liveCount = 0, nextToken: UInt64 = 0  // sorted by token
-        var waveCount: UInt64 = 0  // waves broadcast so far; the next one's sequence number
-        var current: (wave: Wave, sequence: UInt64)?, cursor = 0  // the wave being delivered
-        var queue: ArraySlice<Wave> = []  // broadcast during a delivery, not yet delivered
+    ///
+    /// They are `@inlinable`, like `broadcast` and `listen`, so they are specialised for the wave
+    /// type in the user's module: unspecialised generic code looks up type metadata and boxes
+    /// values at run time, which made a broadcast ~50 times a locked closure call and allocate
+    /// twice (Benchmarks/README.md has the figures).
+    @usableFromInline struct State {
+        @usableFromInline let limit: Int  // how many waves to keep: 0 for hot, Int.max for cold
+        @usableFromInline var kept: [Wave] = [], oldest = 0  // once `kept` is full it is a ring starting at `oldest`
+        @usableFromInline var listeners: [Listener] = [], liveCount = 0, nextToken: UInt64 = 0  // sorted by token
+        @usableFromInline var waveCount: UInt64 = 0  // waves broadcast so far; the next one's sequence number
+        @usableFromInline var current: (wave: Wave, sequence: UInt64)?, cursor = 0  // the wave being delivered
+        @usableFromInline var queue: ArraySlice<Wave> = []  // broadcast during a delivery, not yet delivered
 
-        mutating func broadcast(_ wave: Wave) -> ((Wave) -> Void, Wave)? {
+        @inlinable mutating func broadcast(_ wave: Wave) -> Call? {
             if kept.count < limit {
                 kept.append(wave)
             } else if limit > 0 {
@@ -229,13 +248,13 @@ extension Receiver {
             return advance()
         }
 
-        mutating func advance() -> ((Wave) -> Void, Wave)? {
+        @inlinable mutating func advance() -> Call? {
             while let (wave, sequence) = current {
                 while cursor < listeners.count {
                     let index = cursor
                     cursor += 1
                     guard let handler = listeners[index].handler, listeners[index].since <= sequence else { continue }
-                    guard listeners[index].held != nil else { return (handler, wave) }
+                    guard listeners[index].held != nil else { return Call(handler: handler, wave: wave) }
                     listeners[index].held?.append(wave)
                 }
                 (current, cursor) = (queue.popFirst().map { ($0, sequence + 1) }, 0)
@@ -244,7 +263,7 @@ extension Receiver {
             return nil
         }
 
-        mutating func add(_ handler: @escaping (Wave) -> Void) -> (token: UInt64, replay: ArraySlice<Wave>) {
+        @inlinable mutating func add(_ handler: @escaping (Wave) -> Void) -> (token: UInt64, replay: ArraySlice<Wave>) {
             let replay = kept[oldest...] + kept[..<oldest]
             listeners.append(Listener(token: nextToken, since: waveCount, handler: handler, held: replay.isEmpty ? nil : []))
             (nextToken, liveCount) = (nextToken + 1, liveCount + 1)
@@ -252,16 +271,16 @@ extension Receiver {
         }
 
         /// The next replayed or held wave for `token`, or nil once it is live or disposed.
-        mutating func nextReplay(_ token: UInt64, from pending: inout ArraySlice<Wave>) -> ((Wave) -> Void, Wave)? {
+        @inlinable mutating func nextReplay(_ token: UInt64, from pending: inout ArraySlice<Wave>) -> Call? {
             guard let index = index(of: token), let handler = listeners[index].handler else { return nil }
             if pending.isEmpty, let held = listeners[index].held { (pending, listeners[index].held) = (held[...], []) }
-            if let wave = pending.popFirst() { return (handler, wave) }
+            if let wave = pending.popFirst() { return Call(handler: handler, wave: wave) }
             listeners[index].held = nil  // caught up: from now on the delivering thread calls it
             return nil
         }
 
         /// Tombstones the listener; compacts once tombstones outnumber the living (amortised O(1)).
-        mutating func remove(_ token: UInt64) -> Listener? {
+        @inlinable mutating func remove(_ token: UInt64) -> Listener? {
             guard let index = index(of: token), listeners[index].handler != nil else { return nil }
             let removed = listeners[index]
             (listeners[index].handler, listeners[index].held, liveCount) = (nil, nil, liveCount - 1)
@@ -273,7 +292,7 @@ extension Receiver {
             return removed
         }
 
-        private func index(of token: UInt64) -> Int? {
+        @inlinable func index(of token: UInt64) -> Int? {
             var (low, high) = (0, listeners.count)
             while low < high {
                 let middle = (low + high) / 2
@@ -290,26 +309,24 @@ extension Receiver {
 /// It is `@unchecked Sendable` because every access to the value happens under the lock. The
 /// value may hold non-`Sendable` closures (handlers, operators); those are only ever called
 /// outside the lock, on the threads the threading contract names.
-struct ReceiverLock<Value>: @unchecked Sendable {
-    #if canImport(Darwin)
-    typealias Primitive = os_unfair_lock
-    #else
-    typealias Primitive = pthread_mutex_t
-    #endif
-
-    /// The value with the lock word tail-allocated after it, so the lock never moves.
-    private final class Storage: ManagedBuffer<Value, Primitive> {
+@usableFromInline struct ReceiverLock<Value>: @unchecked Sendable {
+    /// The value with the lock word tail-allocated after it, so the lock never moves. The word is
+    /// stored as `UInt64`s and locked by functions that are not inlinable, so that the inlinable
+    /// `withLock` names nothing from the C library (which this module imports internally).
+    @usableFromInline final class Storage: ManagedBuffer<Value, UInt64> {
         #if !canImport(Darwin)
-        deinit { _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) } }
+        deinit { _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy(receiverPrimitive($0)) } }
         #endif
     }
 
-    private let storage: Storage
+    @usableFromInline let storage: Storage
 
     init(_ value: Value) {
-        storage = unsafeDowncast(Storage.create(minimumCapacity: 1) { _ in value }, to: Storage.self)
-        storage.withUnsafeMutablePointerToElements { lock in
-            lock.initialize(to: Primitive())
+        let words = (MemoryLayout<ReceiverPrimitive>.stride + 7) / 8
+        storage = unsafeDowncast(Storage.create(minimumCapacity: words) { _ in value }, to: Storage.self)
+        storage.withUnsafeMutablePointerToElements { word in
+            let lock = UnsafeMutableRawPointer(word).bindMemory(to: ReceiverPrimitive.self, capacity: 1)
+            lock.initialize(to: ReceiverPrimitive())
             #if !canImport(Darwin)
             pthread_mutex_init(lock, nil)
             #endif
@@ -317,16 +334,26 @@ struct ReceiverLock<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with the value while holding the lock. `body` must not call user code.
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try storage.withUnsafeMutablePointers { value, lock in
-            #if canImport(Darwin)
-            os_unfair_lock_lock(lock)
-            defer { os_unfair_lock_unlock(lock) }
-            #else
-            pthread_mutex_lock(lock)
-            defer { pthread_mutex_unlock(lock) }
-            #endif
+    @inlinable func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try storage.withUnsafeMutablePointers { value, word in
+            receiverLock(word)
+            defer { receiverUnlock(word) }
             return try body(&value.pointee)
         }
     }
+}
+
+// The lock word's type and the two calls that inlinable code makes through `withLock`.
+#if canImport(Darwin)
+typealias ReceiverPrimitive = os_unfair_lock
+@usableFromInline func receiverLock(_ word: UnsafeMutablePointer<UInt64>) { os_unfair_lock_lock(receiverPrimitive(word)) }
+@usableFromInline func receiverUnlock(_ word: UnsafeMutablePointer<UInt64>) { os_unfair_lock_unlock(receiverPrimitive(word)) }
+#else
+typealias ReceiverPrimitive = pthread_mutex_t
+@usableFromInline func receiverLock(_ word: UnsafeMutablePointer<UInt64>) { _ = pthread_mutex_lock(receiverPrimitive(word)) }
+@usableFromInline func receiverUnlock(_ word: UnsafeMutablePointer<UInt64>) { _ = pthread_mutex_unlock(receiverPrimitive(word)) }
+#endif
+
+private func receiverPrimitive(_ word: UnsafeMutablePointer<UInt64>) -> UnsafeMutablePointer<ReceiverPrimitive> {
+    UnsafeMutableRawPointer(word).assumingMemoryBound(to: ReceiverPrimitive.self)
 }
