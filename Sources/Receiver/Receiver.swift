@@ -4,13 +4,18 @@
 // only the platform C library, so it can be vendored by copying it into an app. Its internal
 // helpers are nested in `Receiver` or carry a `Receiver` prefix so that they do not collide with
 // names in the app that vendors it.
+//
+// The delivery path is `@inlinable`, so it is specialised for the wave type in the module that
+// uses it: unspecialised generic code looks up type metadata at run time, which made a broadcast
+// about 40 times slower (Benchmarks/README.md). That is why the lock's C calls must be visible to
+// inlinable code, and so why the C library is imported `public`ly (it is not re-exported).
 
 #if canImport(Darwin)
-import Darwin
+public import Darwin
 #elseif canImport(Glibc)
-import Glibc
+public import Glibc
 #elseif canImport(Musl)
-import Musl
+public import Musl
 #endif
 
 /// Something that can be stopped: a listener, a subscription, a running task.
@@ -135,7 +140,7 @@ public final class Receiver<Wave> {
 
     /// Makes a receiver whose every listener is started by `attach`: the operators' constructor.
     /// The closure is kept in the lock box, which is what makes it safe to share across threads.
-    init(attach: @escaping Attach) { source = .derived(ReceiverLock(attach)) }
+    @usableFromInline init(attach: @escaping Attach) { source = .derived(ReceiverLock(attach)) }
 
     /// Makes a transmitter and its receiver.
     ///
@@ -310,23 +315,25 @@ extension Receiver {
 /// value may hold non-`Sendable` closures (handlers, operators); those are only ever called
 /// outside the lock, on the threads the threading contract names.
 @usableFromInline struct ReceiverLock<Value>: @unchecked Sendable {
-    /// The value with the lock word tail-allocated after it, so the lock never moves. The word is
-    /// stored as `UInt64`s and locked by functions that are not inlinable, so that the inlinable
-    /// `withLock` names nothing from the C library (which this module imports internally).
-    @usableFromInline final class Storage: ManagedBuffer<Value, UInt64> {
+    #if canImport(Darwin)
+    @usableFromInline typealias Primitive = os_unfair_lock
+    #else
+    @usableFromInline typealias Primitive = pthread_mutex_t
+    #endif
+
+    /// The value with the lock word tail-allocated after it, so the lock never moves.
+    @usableFromInline final class Storage: ManagedBuffer<Value, Primitive> {
         #if !canImport(Darwin)
-        deinit { _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy(receiverPrimitive($0)) } }
+        deinit { _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) } }
         #endif
     }
 
     @usableFromInline let storage: Storage
 
-    init(_ value: Value) {
-        let words = (MemoryLayout<ReceiverPrimitive>.stride + 7) / 8
-        storage = unsafeDowncast(Storage.create(minimumCapacity: words) { _ in value }, to: Storage.self)
-        storage.withUnsafeMutablePointerToElements { word in
-            let lock = UnsafeMutableRawPointer(word).bindMemory(to: ReceiverPrimitive.self, capacity: 1)
-            lock.initialize(to: ReceiverPrimitive())
+    @usableFromInline init(_ value: Value) {
+        storage = unsafeDowncast(Storage.create(minimumCapacity: 1) { _ in value }, to: Storage.self)
+        storage.withUnsafeMutablePointerToElements { lock in
+            lock.initialize(to: Primitive())
             #if !canImport(Darwin)
             pthread_mutex_init(lock, nil)
             #endif
@@ -335,25 +342,15 @@ extension Receiver {
 
     /// Runs `body` with the value while holding the lock. `body` must not call user code.
     @inlinable func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try storage.withUnsafeMutablePointers { value, word in
-            receiverLock(word)
-            defer { receiverUnlock(word) }
+        try storage.withUnsafeMutablePointers { value, lock in
+            #if canImport(Darwin)
+            os_unfair_lock_lock(lock)
+            defer { os_unfair_lock_unlock(lock) }
+            #else
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
+            #endif
             return try body(&value.pointee)
         }
     }
-}
-
-// The lock word's type and the two calls that inlinable code makes through `withLock`.
-#if canImport(Darwin)
-typealias ReceiverPrimitive = os_unfair_lock
-@usableFromInline func receiverLock(_ word: UnsafeMutablePointer<UInt64>) { os_unfair_lock_lock(receiverPrimitive(word)) }
-@usableFromInline func receiverUnlock(_ word: UnsafeMutablePointer<UInt64>) { os_unfair_lock_unlock(receiverPrimitive(word)) }
-#else
-typealias ReceiverPrimitive = pthread_mutex_t
-@usableFromInline func receiverLock(_ word: UnsafeMutablePointer<UInt64>) { _ = pthread_mutex_lock(receiverPrimitive(word)) }
-@usableFromInline func receiverUnlock(_ word: UnsafeMutablePointer<UInt64>) { _ = pthread_mutex_unlock(receiverPrimitive(word)) }
-#endif
-
-private func receiverPrimitive(_ word: UnsafeMutablePointer<UInt64>) -> UnsafeMutablePointer<ReceiverPrimitive> {
-    UnsafeMutableRawPointer(word).assumingMemoryBound(to: ReceiverPrimitive.self)
 }

@@ -24,16 +24,16 @@
 /// > several threads at once race: the signal set last wins, but the one it replaces may send
 /// > until it is disposed.
 public final class Promise<T> {
-    private let transmitter: Receiver<T?>.Transmitter
-    private let receiver: Receiver<T?>
-    private let source = MetaDisposable()
+    @usableFromInline let transmitter: Receiver<T?>.Transmitter
+    @usableFromInline let receiver: Receiver<T?>
+    @usableFromInline let source = MetaDisposable()
 
     /// Makes a promise without a current value.
     ///
     /// ```swift
     /// let promise = Promise<Int>()
     /// ```
-    public init() {
+    @inlinable public init() {
         (transmitter, receiver) = Receiver<T?>.make(with: .warm(upTo: 1))
     }
 
@@ -44,7 +44,7 @@ public final class Promise<T> {
     /// ```
     ///
     /// - Parameter value: The current value.
-    public convenience init(_ value: T) {
+    @inlinable public convenience init(_ value: T) {
         self.init()
         transmitter.broadcast(value)
     }
@@ -61,7 +61,7 @@ public final class Promise<T> {
     /// ```
     ///
     /// - Parameter signal: The new source of values.
-    public func set(_ signal: Signal<T, NoError>) {
+    @inlinable public func set(_ signal: Signal<T, NoError>) {
         source.set(nil)
         transmitter.broadcast(nil)
         let transmitter = transmitter
@@ -76,7 +76,7 @@ public final class Promise<T> {
     /// ```
     ///
     /// - Returns: The signal of the promise's values.
-    public func get() -> Signal<T, NoError> {
+    @inlinable public func get() -> Signal<T, NoError> {
         receiver.skipNil().signal
     }
 }

@@ -25,8 +25,8 @@ public final class ValuePromise<T: Equatable> {
     /// ValuePromise(1, ignoreRepeated: true).ignoreRepeated   // true
     /// ```
     public let ignoreRepeated: Bool
-    private let transmitter: Receiver<T>.Transmitter
-    private let receiver: Receiver<T>
+    @usableFromInline let transmitter: Receiver<T>.Transmitter
+    @usableFromInline let receiver: Receiver<T>
 
     /// Makes a promise whose current value is `value`.
     ///
@@ -37,7 +37,7 @@ public final class ValuePromise<T: Equatable> {
     /// - Parameters:
     ///   - value: The current value.
     ///   - ignoreRepeated: Whether setting a value equal to the current one is ignored.
-    public convenience init(_ value: T, ignoreRepeated: Bool = false) {
+    @inlinable public convenience init(_ value: T, ignoreRepeated: Bool = false) {
         self.init(ignoreRepeated: ignoreRepeated)
         transmitter.broadcast(value)
     }
@@ -49,7 +49,7 @@ public final class ValuePromise<T: Equatable> {
     /// ```
     ///
     /// - Parameter ignoreRepeated: Whether setting a value equal to the current one is ignored.
-    public init(ignoreRepeated: Bool = false) {
+    @inlinable public init(ignoreRepeated: Bool = false) {
         self.ignoreRepeated = ignoreRepeated
         (transmitter, receiver) = Receiver<T>.make(with: .warm(upTo: 1))
     }
@@ -62,7 +62,7 @@ public final class ValuePromise<T: Equatable> {
     /// ```
     ///
     /// - Parameter value: The new value.
-    public func set(_ value: T) {
+    @inlinable public func set(_ value: T) {
         transmitter.broadcast(value)
     }
 
@@ -74,7 +74,7 @@ public final class ValuePromise<T: Equatable> {
     /// ```
     ///
     /// - Returns: The signal of the promise's values.
-    public func get() -> Signal<T, NoError> {
+    @inlinable public func get() -> Signal<T, NoError> {
         (ignoreRepeated ? receiver.skipRepeats() : receiver).signal
     }
 }

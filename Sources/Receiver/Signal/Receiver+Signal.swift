@@ -9,7 +9,7 @@ extension Receiver {
     /// ```
     ///
     /// Disposing the start disposes its listener.
-    public var signal: Signal<Wave, NoError> {
+    @inlinable public var signal: Signal<Wave, NoError> {
         Signal { subscriber in self.listen { subscriber.putNext($0) } }
     }
 }

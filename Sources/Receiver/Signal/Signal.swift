@@ -21,10 +21,10 @@
 /// > generator puts from. Calls to one start's handlers never overlap.
 public final class Signal<T, E: Error> {
     /// Starts one run: gets the run's subscriber, returns what stops the run.
-    typealias Generator = (Subscriber<T, E>) -> any Disposable
+    @usableFromInline typealias Generator = (Subscriber<T, E>) -> any Disposable
 
     // In the lock box only so that `Signal` can be `Sendable`; it is called outside the lock.
-    private let generator: ReceiverLock<Generator>
+    @usableFromInline let generator: ReceiverLock<Generator>
 
     /// Makes a signal whose every start runs `generator`.
     ///
@@ -37,7 +37,7 @@ public final class Signal<T, E: Error> {
     ///
     /// - Parameter generator: Called once per start with that start's subscriber; returns what
     ///   stops the work (disposed when the subscriber terminates or the start is disposed).
-    public init(_ generator: @escaping (Subscriber<T, E>) -> any Disposable) {
+    @inlinable public init(_ generator: @escaping (Subscriber<T, E>) -> any Disposable) {
         self.generator = ReceiverLock(generator)
     }
 
@@ -55,7 +55,7 @@ public final class Signal<T, E: Error> {
     /// - Returns: What stops the run: disposing it stops the handlers and disposes what the
     ///   generator returned. Dropping it without `dispose()` does not stop the run.
     @discardableResult
-    public func start(next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil) -> any Disposable {
+    @inlinable public func start(next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil) -> any Disposable {
         let subscriber = Subscriber(next: next, error: error, completed: completed)
         subscriber.assign(generator.withLock { $0 }(subscriber))
         return subscriber.subscription

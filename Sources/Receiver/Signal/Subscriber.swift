@@ -22,15 +22,15 @@
 /// > thread already delivering to this subscriber, which also delivers what others put meanwhile).
 public final class Subscriber<T, E: Error> {
     /// What travels through the subscriber's pair.
-    enum Event {
+    @usableFromInline enum Event {
         case next(T)
         case error(E)
         case completion
     }
 
-    private let transmitter: Receiver<Event>.Transmitter
+    @usableFromInline let transmitter: Receiver<Event>.Transmitter
     /// What `start` returns: stops the handlers, then disposes the generator's disposable.
-    let subscription: Subscription
+    @usableFromInline let subscription: Subscription
 
     /// Makes a subscriber that calls the given handlers.
     ///
@@ -43,7 +43,7 @@ public final class Subscriber<T, E: Error> {
     ///   - next: Called with each value until the subscriber terminates.
     ///   - error: Called with the error if it terminates with one.
     ///   - completed: Called if it terminates by completing.
-    public init(next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil) {
+    @inlinable public init(next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil) {
         let (transmitter, receiver) = Receiver<Event>.make()
         let resources = DisposableSet()
         // The first terminal event disposes the listener (added to `resources` first) from inside
@@ -72,7 +72,7 @@ public final class Subscriber<T, E: Error> {
     /// ```
     ///
     /// - Parameter value: The value to deliver.
-    public func putNext(_ value: T) { transmitter.broadcast(.next(value)) }
+    @inlinable public func putNext(_ value: T) { transmitter.broadcast(.next(value)) }
 
     /// Terminates the subscriber with `error`: the `error` handler is called, then the
     /// generator's disposable is disposed. Does nothing if it has terminated already.
@@ -82,7 +82,7 @@ public final class Subscriber<T, E: Error> {
     /// ```
     ///
     /// - Parameter error: The error to deliver.
-    public func putError(_ error: E) { transmitter.broadcast(.error(error)) }
+    @inlinable public func putError(_ error: E) { transmitter.broadcast(.error(error)) }
 
     /// Terminates the subscriber: the `completed` handler is called, then the generator's
     /// disposable is disposed. Does nothing if it has terminated already.
@@ -90,28 +90,28 @@ public final class Subscriber<T, E: Error> {
     /// ```swift
     /// subscriber.putCompletion()
     /// ```
-    public func putCompletion() { transmitter.broadcast(.completion) }
+    @inlinable public func putCompletion() { transmitter.broadcast(.completion) }
 
     /// Puts any event (used to forward a pipe's terminal event).
-    func put(_ event: Event) { transmitter.broadcast(event) }
+    @inlinable func put(_ event: Event) { transmitter.broadcast(event) }
 
     /// Hands over what the generator returned: disposed on termination or on the subscription's
     /// `dispose()`, and at once if either happened already (the generator may complete before it
     /// returns).
-    func assign(_ disposable: any Disposable) { subscription.resources.add(disposable) }
+    @usableFromInline func assign(_ disposable: any Disposable) { subscription.resources.add(disposable) }
 
     /// The disposable `start` returns.
-    final class Subscription: Disposable {
+    @usableFromInline final class Subscription: Disposable {
         let listening: any Disposable
         let resources: DisposableSet
 
-        init(listening: any Disposable, resources: DisposableSet) {
+        @usableFromInline init(listening: any Disposable, resources: DisposableSet) {
             (self.listening, self.resources) = (listening, resources)
         }
 
         // The listener first, directly: whoever calls this knows, when it returns, that no
         // handler runs again (even if another thread is disposing `resources` at the same time).
-        func dispose() {
+        @usableFromInline func dispose() {
             listening.dispose()
             resources.dispose()
         }
