@@ -89,7 +89,7 @@ public final class Receiver<Wave> {
     public final class Transmitter {
         @usableFromInline let box: ReceiverLock<State>
 
-        init(limit: Int) { box = ReceiverLock(State(limit: limit)) }
+        @usableFromInline init(limit: Int) { box = ReceiverLock(State(limit: limit)) }
 
         // The receivers hold their transmitter, so this runs once the transmitter and every
         // receiver are gone. It takes the handlers out of the lock and releases them after it;
@@ -126,21 +126,16 @@ public final class Receiver<Wave> {
         }
     }
 
-    @usableFromInline enum Source {
-        case pair(Transmitter)
-        case derived(ReceiverLock<Attach>)
-    }
-
-    /// Starts one listener of a derived receiver and returns what stops it.
+    /// Starts one listener and returns what stops it: for a pair's receiver, its transmitter's
+    /// `listen`; for a derived receiver, an operator's.
     @usableFromInline typealias Attach = (@escaping (Wave) -> Void) -> any Disposable
 
-    @usableFromInline let source: Source
+    /// Immutable and only ever called, never changed, so sharing it across threads is safe; it
+    /// is `nonisolated(unsafe)` only because operators' closures are not `@Sendable` (handlers
+    /// and operators are ordinary closures by design: see the threading contract).
+    @usableFromInline nonisolated(unsafe) let attach: Attach
 
-    private init(source: Source) { self.source = source }
-
-    /// Makes a receiver whose every listener is started by `attach`: the operators' constructor.
-    /// The closure is kept in the lock box, which is what makes it safe to share across threads.
-    @usableFromInline init(attach: @escaping Attach) { source = .derived(ReceiverLock(attach)) }
+    @usableFromInline init(attach: @escaping Attach) { self.attach = attach }
 
     /// Makes a transmitter and its receiver.
     ///
@@ -161,7 +156,7 @@ public final class Receiver<Wave> {
         }
         precondition(limit >= 0, "Receiver.Strategy.warm(upTo:) needs a count of 0 or more, got \(limit)")
         let transmitter = Transmitter(limit: limit)
-        return (transmitter, Receiver(source: .pair(transmitter)))
+        return (transmitter, Receiver(attach: transmitter.listen))
     }
 
     /// Calls `handler` with every wave: first the kept ones (on this thread, before `listen`
@@ -182,16 +177,12 @@ public final class Receiver<Wave> {
     /// - Complexity: O(log n) in the number of listeners, plus the replay.
     @inlinable @discardableResult
     public func listen(to handler: @escaping (Wave) -> Void) -> any Disposable {
-        switch source {
-        case .pair(let transmitter): transmitter.listen(handler)
-        case .derived(let attach): attach.withLock { $0 }(handler)
-        }
+        attach(handler)
     }
 }
 
 extension Receiver: Sendable where Wave: Sendable {}
 extension Receiver.Transmitter: Sendable where Wave: Sendable {}
-extension Receiver.Source: Sendable where Wave: Sendable {}
 
 extension Receiver {
     /// `remove` is made by the inlined `listen`, so `dispose` runs code specialised for the wave

@@ -168,6 +168,22 @@ func registerListenDispose() {
             rest.expect(count: others, sum: others, "W3 Receiver: the other listeners")
         }
 
+        // The same through an operator: a derived receiver's listen goes through its operator's
+        // closure, which once grew a re-abstraction thunk per call (quadratic) when specialised.
+        Benchmark("W3 Receiver map listen + dispose, \(others) others", configuration: configuration(units: units)) { benchmark in
+            let (pair, rest) = (Tally(), Tally()), handler = pair.handler()
+            let (transmitter, receiver) = Receiver<Int>.make(with: .hot)
+            let mapped = receiver.map { $0 }
+            let disposables = (0..<others).map { _ in receiver.listen(to: rest.handler()) }
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { mapped.listen(to: handler).dispose() }
+            benchmark.stopMeasurement()
+            transmitter.broadcast(1)
+            disposables.forEach { $0.dispose() }
+            pair.expect(count: 0, sum: 0, "W3 Receiver map: a disposed listener")
+            rest.expect(count: others, sum: others, "W3 Receiver map: the other listeners")
+        }
+
         Benchmark("W3 OpenCombine sink + cancel, \(others) others", configuration: configuration(units: units)) { benchmark in
             let (pair, rest) = (Tally(), Tally()), handler = pair.handler()
             let subject = PassthroughSubject<Int, Never>()

@@ -23,8 +23,9 @@ public final class Signal<T, E: Error> {
     /// Starts one run: gets the run's subscriber, returns what stops the run.
     @usableFromInline typealias Generator = (Subscriber<T, E>) -> any Disposable
 
-    // In the lock box only so that `Signal` can be `Sendable`; it is called outside the lock.
-    @usableFromInline let generator: ReceiverLock<Generator>
+    // Immutable and only ever called, so sharing it is safe; `nonisolated(unsafe)` only because
+    // generators are ordinary, non-`@Sendable` closures (as `Receiver.attach`).
+    @usableFromInline nonisolated(unsafe) let generator: Generator
 
     /// Makes a signal whose every start runs `generator`.
     ///
@@ -38,7 +39,7 @@ public final class Signal<T, E: Error> {
     /// - Parameter generator: Called once per start with that start's subscriber; returns what
     ///   stops the work (disposed when the subscriber terminates or the start is disposed).
     @inlinable public init(_ generator: @escaping (Subscriber<T, E>) -> any Disposable) {
-        self.generator = ReceiverLock(generator)
+        self.generator = generator
     }
 
     /// Runs the generator, delivering what it puts to the handlers.
@@ -57,7 +58,7 @@ public final class Signal<T, E: Error> {
     @discardableResult
     @inlinable public func start(next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil) -> any Disposable {
         let subscriber = Subscriber(next: next, error: error, completed: completed)
-        subscriber.assign(generator.withLock { $0 }(subscriber))
+        subscriber.assign(generator(subscriber))
         return subscriber.subscription
     }
 
