@@ -303,7 +303,7 @@ extension Receiver {
 /// `Synchronization.Mutex` so it can become one when the platforms allow.
 ///
 /// It is `@unchecked Sendable` because every access to the value happens under the lock. The
-/// value may hold non-`Sendable` closures (handlers, operators); those are only ever called
+/// value may hold non-`Sendable` closures (the handlers); those are only ever called
 /// outside the lock, on the threads the threading contract names.
 @usableFromInline struct ReceiverLock<Value>: @unchecked Sendable {
     #if canImport(Darwin)
