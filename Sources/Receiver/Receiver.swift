@@ -119,8 +119,11 @@ public final class Receiver<Wave> {
 
         @inlinable func listen(_ handler: @escaping (Wave) -> Void) -> any Disposable {
             var (token, pending) = box.withLock { $0.add(handler) }
-            if !pending.isEmpty {  // else `add` made it live at once: nothing to replay, no need to lock
-                while let call = box.withLock({ $0.nextReplay(token, from: &pending) }) { call.handler(call.wave) }
+            // No lock per replayed wave: nothing can dispose this listener before its disposable
+            // is returned below. Waves broadcast meanwhile are held for it, then handed over.
+            while !pending.isEmpty {
+                pending.forEach(handler)
+                pending = box.withLock { $0.takeHeld(token) }
             }
             return Listening(box: box, token: token) { box, token in _ = box.withLock { $0.remove(token) } }
         }
@@ -148,7 +151,7 @@ public final class Receiver<Wave> {
     /// - Parameter strategy: What to keep for new listeners; `.hot` (nothing) by default.
     /// - Returns: The write-only transmitter and the read-only receiver of one pair.
     /// - Precondition: A `.warm(upTo:)` count is 0 or more.
-    public static func make(with strategy: Strategy = .hot) -> (Transmitter, Receiver) {
+    @inlinable public static func make(with strategy: Strategy = .hot) -> (Transmitter, Receiver) {
         let limit = switch strategy {
         case .hot: 0
         case .warm(let count): count
@@ -224,8 +227,9 @@ extension Receiver {
     @usableFromInline struct State {
         @usableFromInline let limit: Int  // how many waves to keep: 0 for hot, Int.max for cold
         @usableFromInline var kept: [Wave] = [], oldest = 0  // once `kept` is full it is a ring starting at `oldest`
-        @usableFromInline var listeners: [Listener] = [], liveCount = 0, nextToken: UInt64 = 0  // sorted by token
-        @usableFromInline var waveCount: UInt64 = 0  // waves broadcast so far; the next one's sequence number
+        @usableFromInline var listeners: [Listener] = [], liveCount = 0  // sorted by token; live: not disposed
+        // Tokens handed out, tombstones compacted away, and waves broadcast (the next one's number).
+        @usableFromInline var nextToken: UInt64 = 0, tokensRemoved: UInt64 = 0, waveCount: UInt64 = 0
         @usableFromInline var current: (wave: Wave, sequence: UInt64)?, cursor = 0  // the wave being delivered
         @usableFromInline var queue: ArraySlice<Wave> = []  // broadcast during a delivery, not yet delivered
 
@@ -266,13 +270,12 @@ extension Receiver {
             return (nextToken - 1, replay)
         }
 
-        /// The next replayed or held wave for `token`, or nil once it is live or disposed.
-        @inlinable mutating func nextReplay(_ token: UInt64, from pending: inout ArraySlice<Wave>) -> Call? {
-            guard let index = index(of: token), let handler = listeners[index].handler else { return nil }
-            if pending.isEmpty, let held = listeners[index].held { (pending, listeners[index].held) = (held[...], []) }
-            if let wave = pending.popFirst() { return Call(handler: handler, wave: wave) }
-            listeners[index].held = nil  // caught up: from now on the delivering thread calls it
-            return nil
+        /// The live waves held for `token` while `listen` replayed; when there are none left, it
+        /// is live from now on and the delivering thread calls it.
+        @inlinable mutating func takeHeld(_ token: UInt64) -> ArraySlice<Wave> {
+            let index = index(of: token)!  // it cannot be disposed before `listen` returns
+            defer { listeners[index].held = listeners[index].held!.isEmpty ? nil : [] }
+            return listeners[index].held![...]
         }
 
         /// Tombstones the listener; compacts once tombstones outnumber the living (amortised O(1)).
@@ -282,13 +285,18 @@ extension Receiver {
             (listeners[index].handler, listeners[index].held, liveCount) = (nil, nil, liveCount - 1)
             if listeners.count > 2 * liveCount + 16 {
                 cursor = listeners[..<cursor].lazy.filter { $0.handler != nil }.count
+                tokensRemoved += UInt64(listeners.count - liveCount)
                 listeners.removeAll { $0.handler == nil }
             }
             assert(liveCount >= 0 && cursor <= listeners.count)
             return removed
         }
 
+        /// A listener added since the last compaction sits at `token - tokensRemoved` (every token
+        /// compacted away was smaller): try there first, O(1); else binary search, O(log n).
         @inlinable func index(of token: UInt64) -> Int? {
+            let guess = Int(truncatingIfNeeded: token &- tokensRemoved)
+            if guess >= 0, guess < listeners.count, listeners[guess].token == token { return guess }
             var (low, high) = (0, listeners.count)
             while low < high {
                 let middle = (low + high) / 2
