@@ -8,8 +8,9 @@ extension Receiver {
     /// (receiver.signal |> map { $0 * 10 }).start(next: { print($0) })   // prints 10
     /// ```
     ///
-    /// Disposing the start disposes its listener.
+    /// Disposing the start disposes its listener. A start is one listener of this receiver,
+    /// with no subscriber pair of its own: the receiver's pair already serializes its calls.
     @inlinable public var signal: Signal<Wave, NoError> {
-        Signal { subscriber in self.listen { subscriber.putNext($0) } }
+        Signal(start: { next, _, _ in self.listen { next?($0) } })
     }
 }

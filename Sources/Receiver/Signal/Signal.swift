@@ -20,12 +20,16 @@
 /// > Note: Handlers are ordinary closures, not `@Sendable`: they run on whichever thread the
 /// > generator puts from. Calls to one start's handlers never overlap.
 public final class Signal<T, E: Error> {
-    /// Starts one run: gets the run's subscriber, returns what stops the run.
-    @usableFromInline typealias Generator = (Subscriber<T, E>) -> any Disposable
+    /// Starts one run with the given handlers and returns what stops it.
+    @usableFromInline typealias Start = (((T) -> Void)?, ((E) -> Void)?, (() -> Void)?) -> any Disposable
 
     // Immutable and only ever called, so sharing it is safe; `nonisolated(unsafe)` only because
-    // generators are ordinary, non-`@Sendable` closures (as `Receiver.attach`).
-    @usableFromInline nonisolated(unsafe) let generator: Generator
+    // generators and handlers are ordinary, non-`@Sendable` closures (as `Receiver.attach`).
+    @usableFromInline nonisolated(unsafe) let run: Start
+
+    /// A signal whose runs need no subscriber of their own, because something else already
+    /// serializes them: `receiver.signal` listens straight to its pair.
+    @inlinable init(start run: @escaping Start) { self.run = run }
 
     /// Makes a signal whose every start runs `generator`.
     ///
@@ -39,7 +43,11 @@ public final class Signal<T, E: Error> {
     /// - Parameter generator: Called once per start with that start's subscriber; returns what
     ///   stops the work (disposed when the subscriber terminates or the start is disposed).
     @inlinable public init(_ generator: @escaping (Subscriber<T, E>) -> any Disposable) {
-        self.generator = generator
+        run = { next, error, completed in
+            let subscriber = Subscriber(next: next, error: error, completed: completed)
+            subscriber.assign(generator(subscriber))
+            return subscriber.subscription
+        }
     }
 
     /// Runs the generator, delivering what it puts to the handlers.
@@ -57,9 +65,7 @@ public final class Signal<T, E: Error> {
     ///   generator returned. Dropping it without `dispose()` does not stop the run.
     @discardableResult
     @inlinable public func start(next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil) -> any Disposable {
-        let subscriber = Subscriber(next: next, error: error, completed: completed)
-        subscriber.assign(generator(subscriber))
-        return subscriber.subscription
+        run(next, error, completed)
     }
 
     /// A signal that sends `value`, then completes.
