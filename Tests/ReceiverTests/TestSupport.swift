@@ -44,6 +44,13 @@ final class Witness: Sendable {}
 
 let allStrategies: [Receiver<Int>.Strategy] = [.hot, .warm(upTo: 2), .cold]
 
+/// The current value of a promise's signal, read with SwiftSignalKit's start + dispose idiom.
+func current<T>(_ signal: Signal<T, NoError>) -> T? {
+    var value: T?
+    signal.start(next: { value = $0 }).dispose()
+    return value
+}
+
 struct TestError: Error, Equatable {
     let code: Int
 }
