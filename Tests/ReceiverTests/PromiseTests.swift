@@ -82,24 +82,15 @@ import Testing
         promise.set(output)
         let everything = History<Int>()
         promise.get().start(next: everything.record)
-        let histories = Atomic<[[Int]]>(value: [])
-        DispatchQueue.concurrentPerform(iterations: 8) { thread in
-            if thread < 4 {
-                for index in 0..<250 { input.putNext(thread * 1000 + index) }
-            } else {
-                for _ in 0..<50 {
-                    let seen = History<Int>()
-                    let disposable = promise.get().start(next: seen.record)
-                    disposable.dispose()
-                    histories.modify { $0 + [seen.recorded] }
-                }
-            }
+        let histories = briefStarts(of: { promise.get() }) { thread in
+            for index in 0..<250 { input.putNext(thread * 1000 + index) }
         }
+        #expect(histories.count == 200)
         let order = everything.recorded
         #expect(order.sorted() == (0..<4).flatMap { thread in (0..<250).map { thread * 1000 + $0 } })
         #expect(current(promise.get()) == order.last)
         // One total order: what any subscriber saw is a contiguous run of it.
-        for history in histories.with({ $0 }) {
+        for history in histories {
             #expect(order.containsRun(history))
         }
     }

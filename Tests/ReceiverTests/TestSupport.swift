@@ -51,6 +51,24 @@ func current<T>(_ signal: Signal<T, NoError>) -> T? {
     return value
 }
 
+/// Runs `write(thread)` on four threads while four others each start `signal()` 50 times and
+/// dispose each start at once; returns what every one of those starts received.
+func briefStarts(
+    of signal: @escaping @Sendable () -> Signal<Int, NoError>,
+    whileWriting write: @escaping @Sendable (_ thread: Int) -> Void
+) -> [[Int]] {
+    let histories = History<[Int]>()
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+        guard thread >= 4 else { return write(thread) }
+        for _ in 0..<50 {
+            let seen = History<Int>()
+            signal().start(next: seen.record).dispose()
+            histories.record(seen.recorded)
+        }
+    }
+    return histories.recorded
+}
+
 struct TestError: Error, Equatable {
     let code: Int
 }
