@@ -5,15 +5,21 @@ let package = Package(
     name: "Receiver",
     platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
     products: [
-        .library(name: "Receiver", targets: ["Receiver"])
+        // The core and its operators: what Receiver 0.0.5 users import. No SwiftSignalKit names.
+        .library(name: "Receiver", targets: ["Receiver"]),
+        // SwiftSignalKit's whole public API, built on the core: `import ReceiverSignalKit`.
+        .library(name: "ReceiverSignalKit", targets: ["ReceiverSignalKit"]),
     ],
     targets: [
         .target(name: "Receiver"),
-        .testTarget(name: "ReceiverTests", dependencies: ["Receiver"]),
-        .executableTarget(name: "Tour", dependencies: ["Receiver"], path: "Examples/Tour"),
+        .target(name: "ReceiverSignalKit", dependencies: ["Receiver"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "TestSupport"]),
+        .testTarget(name: "ReceiverSignalKitTests", dependencies: ["ReceiverSignalKit", "TestSupport"]),
+        .executableTarget(name: "Tour", dependencies: ["ReceiverSignalKit"], path: "Examples/Tour"),
         .executableTarget(name: "AppLifecycle", dependencies: ["Receiver"], path: "Examples/AppLifecycle"),
-        .executableTarget(name: "LoginForm", dependencies: ["Receiver"], path: "Examples/LoginForm"),
-        .executableTarget(name: "CachedRequest", dependencies: ["Receiver"], path: "Examples/CachedRequest"),
+        .executableTarget(name: "LoginForm", dependencies: ["ReceiverSignalKit"], path: "Examples/LoginForm"),
+        .executableTarget(name: "CachedRequest", dependencies: ["ReceiverSignalKit"], path: "Examples/CachedRequest"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,8 @@
 # Checks that the library can be vendored by copying source into an app, without SwiftPM:
 #
 #   (a) the core, Sources/Receiver/Receiver.swift, compiled ALONE with a smoke program;
-#   (b) every Sources/Receiver/**/*.swift concatenated into ONE file, compiled alone with a smoke
+#   (b) every Sources/Receiver*/**/*.swift (both modules) concatenated into ONE file, without the
+#       adapter's `import Receiver`, compiled alone with a smoke
 #       program that uses the operators, async and the adapter (promises, |>, disposables).
 #
 # Each is compiled in the Swift 6 language mode with warnings as errors and the package's
@@ -45,11 +46,11 @@ check core Sources/Receiver/Receiver.swift
 echo "=== (b) every source file, concatenated"
 all="$work/ReceiverAll.swift"
 sources=()
-while IFS= read -r file; do sources+=("$file"); done < <(find Sources/Receiver -name '*.swift' -type f | LC_ALL=C sort)
+while IFS= read -r file; do sources+=("$file"); done < <(find Sources/Receiver Sources/ReceiverSignalKit -name '*.swift' -type f | LC_ALL=C sort)
 if [ "${#sources[@]}" -eq 0 ]; then echo "FAIL: no sources found" >&2; exit 1; fi
 for file in "${sources[@]}"; do
     printf '// ---- %s\n' "$file"
-    cat "$file"
+    grep -vE '^@_exported public import Receiver$' "$file"
     printf '\n'
 done >"$all"
 printf '%s\n' "${sources[@]}"

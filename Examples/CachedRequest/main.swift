@@ -14,7 +14,7 @@
 // and the view model's handlers (main-actor state) run there. The script waits for every request
 // task to end before it moves on, so the output is always in the same order.
 
-import Receiver
+import ReceiverSignalKit
 
 // MARK: - Model
 

@@ -10,7 +10,7 @@
 // every `set` happens there, and so does every handler: that is what lets the handlers touch
 // main-actor state directly.
 
-import Receiver
+import ReceiverSignalKit
 
 #if canImport(Darwin)
 import Darwin

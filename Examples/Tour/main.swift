@@ -10,7 +10,7 @@
 // Everything here runs on the main thread, so every handler does too: a handler runs on the
 // thread that broadcasts (or, for the replay, the thread that listens).
 
-import Receiver
+import ReceiverSignalKit
 
 // MARK: - Helpers for printing timelines
 

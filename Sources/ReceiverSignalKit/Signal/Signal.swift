@@ -1,0 +1,131 @@
+/// A cold producer of values that ends with at most one error or completion — SwiftSignalKit's
+/// `Signal`, built on ``Receiver``.
+///
+/// The generator runs once per ``start(next:error:completed:)``, at `start`: each start is its own
+/// run with its own ``Subscriber`` (the ReactiveSwift `SignalProducer` model).
+///
+/// ```swift
+/// let signal = Signal<String, NoError> { subscriber in
+///     subscriber.putNext("a")
+///     subscriber.putCompletion()
+///     return EmptyDisposable
+/// }
+/// let disposable = signal.start(next: { print($0) }, completed: { print("done") })
+/// // prints "a", then "done"
+/// ```
+///
+/// Transform signals with the free functions and the pipe:
+/// `promise.get() |> map { $0 * 2 } |> distinctUntilChanged`.
+///
+/// > Note: Handlers are ordinary closures, not `@Sendable`: they run on whichever thread the
+/// > generator puts from. Calls to one start's handlers never overlap.
+public final class Signal<T, E> {
+    /// Starts one run with the given handlers and returns what stops it.
+    @usableFromInline typealias Start = (((T) -> Void)?, ((E) -> Void)?, (() -> Void)?) -> any Disposable
+
+    // Immutable and only ever called, so sharing it is safe; `nonisolated(unsafe)` only because
+    // generators and handlers are ordinary, non-`@Sendable` closures (as `Receiver.attach`).
+    @usableFromInline nonisolated(unsafe) let run: Start
+
+    /// A signal whose runs need no subscriber of their own, because something else already
+    /// serializes them: `receiver.signal` listens straight to its pair.
+    @inlinable init(start run: @escaping Start) { self.run = run }
+
+    /// Makes a signal whose every start runs `generator`.
+    ///
+    /// ```swift
+    /// let ticks = Signal<Int, NoError> { subscriber in
+    ///     let timer = Ticker { subscriber.putNext($0) }
+    ///     return ActionDisposable { timer.stop() }
+    /// }
+    /// ```
+    ///
+    /// - Parameter generator: Called once per start with that start's subscriber; returns what
+    ///   stops the work (disposed when the subscriber terminates or the start is disposed).
+    @inlinable public init(_ generator: @escaping (Subscriber<T, E>) -> any Disposable) {
+        run = { next, error, completed in
+            let subscriber = Subscriber(next: next, error: error, completed: completed)
+            subscriber.assign(generator(subscriber))
+            return subscriber.subscription
+        }
+    }
+
+    /// Runs the generator, delivering what it puts to the handlers.
+    ///
+    /// ```swift
+    /// let disposable = signal.start(next: { print($0) }, error: { print("failed", $0) })
+    /// disposable.dispose()   // stops the run; no handler is called after this returns
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - next: Called with each value.
+    ///   - error: Called with the error that terminates the run, if any.
+    ///   - completed: Called if the run completes.
+    /// - Returns: What stops the run: disposing it stops the handlers and disposes what the
+    ///   generator returned. Dropping it without `dispose()` does not stop the run.
+    @discardableResult
+    @inlinable public func start(next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil) -> any Disposable {
+        run(next, error, completed)
+    }
+
+    /// A signal that sends `value`, then completes.
+    ///
+    /// ```swift
+    /// Signal<Int, NoError>.single(1).start(next: { print($0) })   // prints 1
+    /// ```
+    ///
+    /// - Parameter value: The one value.
+    /// - Returns: A signal of `value` and a completion.
+    public static func single(_ value: T) -> Signal<T, E> {
+        Signal { subscriber in
+            subscriber.putNext(value)
+            subscriber.putCompletion()
+            return EmptyDisposable
+        }
+    }
+
+    /// A signal that completes without a value.
+    ///
+    /// ```swift
+    /// Signal<Int, NoError>.complete().start(completed: { print("done") })   // prints "done"
+    /// ```
+    ///
+    /// - Returns: A signal that only completes.
+    public static func complete() -> Signal<T, E> {
+        Signal { subscriber in
+            subscriber.putCompletion()
+            return EmptyDisposable
+        }
+    }
+
+    /// A signal that fails with `error` without a value.
+    ///
+    /// ```swift
+    /// Signal<Int, MyError>.fail(.timeout).start(error: { print($0) })   // prints "timeout"
+    /// ```
+    ///
+    /// - Parameter error: The error.
+    /// - Returns: A signal that only fails.
+    public static func fail(_ error: E) -> Signal<T, E> {
+        Signal { subscriber in
+            subscriber.putError(error)
+            return EmptyDisposable
+        }
+    }
+
+    /// A signal that never sends anything.
+    ///
+    /// ```swift
+    /// Signal<Int, NoError>.never().start(next: { print($0) })   // prints nothing, ever
+    /// ```
+    ///
+    /// - Returns: A signal that neither sends nor terminates.
+    public static func never() -> Signal<T, E> {
+        Signal { _ in EmptyDisposable }
+    }
+}
+
+extension Signal: Sendable where T: Sendable {}
+
+/// The error type of a signal that cannot fail, as in SwiftSignalKit: `Signal<Int, NoError>`.
+public typealias NoError = Never

@@ -1,0 +1,123 @@
+import ReceiverSignalKit
+import Testing
+
+@Suite struct SignalAsyncTests {
+    @Test func valuesFinishesOnCompletion() async {
+        let signal = Signal<Int, NoError> { subscriber in
+            [1, 2, 3].forEach(subscriber.putNext)
+            subscriber.putCompletion()
+            return EmptyDisposable
+        }
+        var received: [Int] = []
+        for await value in signal.values { received.append(value) }
+        #expect(received == [1, 2, 3])
+    }
+
+    @Test func valuesThrowsTheError() async {
+        let signal = Signal<Int, TestError> { subscriber in
+            subscriber.putNext(1)
+            subscriber.putError(TestError(code: 4))
+            return EmptyDisposable
+        }
+        var received: [Int] = []
+        await #expect(throws: TestError(code: 4)) {
+            for try await value in signal.values { received.append(value) }
+        }
+        #expect(received == [1])
+    }
+
+    @Test func endingTheLoopDisposesTheStart() async {
+        let disposals = CountingDisposable()
+        let (input, output) = Signal<Int, NoError>.pipe(with: .cold)
+        [1, 2, 3].forEach(input.putNext)
+        let signal = Signal<Int, NoError> { subscriber in
+            let forwarding = output.start(next: subscriber.putNext)
+            return ActionDisposable {
+                forwarding.dispose()
+                disposals.dispose()
+            }
+        }
+        for await value in signal.values where value == 2 { break }
+        #expect(disposals.count == 1)
+    }
+
+    @Test func firstReturnsTheFirstValueAndDisposes() async throws {
+        let disposals = CountingDisposable()
+        let signal = Signal<Int, NoError> { subscriber in
+            subscriber.putNext(1)
+            subscriber.putNext(2)
+            return disposals
+        }
+        #expect(try await signal.first() == 1)
+        #expect(disposals.count == 1)
+    }
+
+    @Test func firstReturnsNilWhenTheSignalCompletesEmpty() async throws {
+        #expect(try await Signal<Int, NoError>.complete().first() == nil)
+    }
+
+    @Test func firstThrowsTheError() async {
+        await #expect(throws: TestError(code: 2)) {
+            try await Signal<Int, TestError>.fail(TestError(code: 2)).first()
+        }
+    }
+
+    @Test func firstOfAPromiseReadsItsCurrentValue() async throws {
+        #expect(try await Promise(9).get().first() == 9)
+    }
+
+    @Test func cancellingFirstThrowsCancellationErrorAndDisposes() async {
+        let disposals = CountingDisposable()
+        let (started, starting) = AsyncStream<Void>.makeStream()
+        let task = Task {
+            try await Signal<Int, NoError> { _ in
+                starting.yield()
+                return disposals
+            }.first()
+        }
+        var iterator = started.makeAsyncIterator()
+        await iterator.next()  // the signal has started: cancelling must dispose it
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(disposals.count == 1)
+    }
+
+    @Test func firstInAnAlreadyCancelledTaskThrowsWithoutStarting() async {
+        let starts = Atomic(value: 0)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await Signal<Int, NoError> { subscriber in
+                starts.modify { $0 + 1 }
+                subscriber.putNext(1)
+                return EmptyDisposable
+            }.first()
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(starts.with { $0 } == 0)
+    }
+
+    @Test func cancellationRacingDeliveryResumesExactlyOnce() async {
+        for _ in 0..<200 {
+            let (starts, disposals) = (Atomic(value: 0), CountingDisposable())
+            let (input, output) = Signal<Int, NoError>.pipe(with: .warm(upTo: 1))
+            let signal = Signal<Int, NoError> { subscriber in
+                starts.modify { $0 + 1 }
+                let forwarding = output.start(next: subscriber.putNext)
+                return ActionDisposable {
+                    forwarding.dispose()
+                    disposals.dispose()
+                }
+            }
+            let task = Task { try await signal.first() }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { input.putNext(1) }
+                group.addTask { task.cancel() }
+            }
+            switch await task.result {
+            case .success(let value): #expect(value == 1)
+            case .failure(let error): #expect(error is CancellationError)
+            }
+            #expect(disposals.count == starts.with { $0 })  // every start disposed, exactly once
+        }
+    }
+}

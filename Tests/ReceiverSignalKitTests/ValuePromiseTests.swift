@@ -1,0 +1,69 @@
+import ReceiverSignalKit
+import Testing
+
+@Suite struct ValuePromiseTests {
+    @Test func setStoresAndSends() {
+        let promise = ValuePromise<Int>()
+        var received: [Int] = []
+        promise.get().start(next: { received.append($0) })
+        #expect(current(promise.get()) == nil)
+        promise.set(1)
+        promise.set(1)
+        promise.set(2)
+        #expect(received == [1, 1, 2])
+        #expect(current(promise.get()) == 2)
+        #expect(!promise.ignoreRepeated)
+    }
+
+    @Test func theReadIdiomWorksFromInsideAHandler() {
+        let promise = ValuePromise(1)
+        var seenInside: [Int?] = []
+        promise.get().start(next: { value in
+            if value == 1 { promise.set(2) }  // delivery is queued, the value is current at once
+            seenInside.append(current(promise.get()))
+        })
+        #expect(seenInside == [2, 2])
+    }
+
+    @Test func ignoreRepeatedWhileSubscribersComeAndGo() {
+        let promise = ValuePromise(0, ignoreRepeated: true)
+        var first: [Int] = []
+        let firstDisposable = promise.get().start(next: { first.append($0) })
+        promise.set(0)
+        promise.set(1)
+        promise.set(1)
+        var second: [Int] = []
+        let secondDisposable = promise.get().start(next: { second.append($0) })
+        promise.set(1)
+        promise.set(2)
+        firstDisposable.dispose()
+        promise.set(2)
+        promise.set(3)
+        var third: [Int] = []
+        promise.get().start(next: { third.append($0) })
+        secondDisposable.dispose()
+        promise.set(3)
+        promise.set(1)
+        #expect(first == [0, 1, 2])
+        #expect(second == [1, 2, 3])
+        #expect(third == [3, 1])
+        #expect(current(promise.get()) == 1)
+    }
+
+    @Test func ignoreRepeatedStaysConsistentUnderConcurrentSets() {
+        let promise = ValuePromise(0, ignoreRepeated: true)
+        let everything = History<Int>()
+        promise.get().start(next: everything.record)
+        let histories = briefStarts(of: { promise.get() }) { thread in
+            for index in 0..<500 { promise.set((index * (thread + 1)) % 3) }
+        }
+        #expect(histories.count == 200)
+        let order = everything.recorded
+        #expect(zip(order, order.dropFirst()).allSatisfy { $0 != $1 })  // nothing sent twice in a row
+        #expect(current(promise.get()) == order.last)  // what is stored is what subscribers last saw
+        for history in histories {
+            #expect(zip(history, history.dropFirst()).allSatisfy { $0 != $1 })
+            #expect(order.containsRun(history))
+        }
+    }
+}

@@ -1,0 +1,67 @@
+// Helpers shared by both test targets. They use Foundation's lock, not the library's, so that
+// they keep working whatever the library under test does.
+import Foundation
+
+/// A history that handlers on any thread may append to, in O(1).
+///
+/// `@unchecked Sendable`: `items` is only touched under `lock`.
+public final class History<Item: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Item] = []
+
+    public init() {}
+
+    public var recorded: [Item] { lock.withLock { items } }
+
+    public func record(_ item: Item) { lock.withLock { items.append(item) } }
+}
+
+/// Counts instances alive, per tag, to prove what a pair keeps and what it releases. Tests run in
+/// parallel, so each uses a tag of its own.
+public final class Tracked: Sendable {
+    private static let alive = History<(String, Int)>()
+    public let tag: String
+    public let value: Int
+
+    public init(_ value: Int, tag: String) {
+        (self.value, self.tag) = (value, tag)
+        Self.alive.record((tag, 1))
+    }
+
+    deinit { Self.alive.record((tag, -1)) }
+
+    public static func count(_ tag: String) -> Int {
+        alive.recorded.reduce(0) { $0 + ($1.0 == tag ? $1.1 : 0) }
+    }
+}
+
+/// A disposable-shaped counter: counts its `dispose()` calls (not idempotent on purpose: a
+/// second call shows). Test targets make it conform to `Disposable`.
+open class DisposeCounter: @unchecked Sendable {
+    private let calls = History<Void>()
+
+    public init() {}
+
+    public var count: Int { calls.recorded.count }
+
+    public func dispose() { calls.record(()) }
+}
+
+/// Something to capture in a handler and watch through a weak reference.
+public final class Witness: Sendable {
+    public init() {}
+}
+
+public struct TestError: Error, Equatable {
+    public let code: Int
+    public init(code: Int) { self.code = code }
+}
+
+extension Array where Element: Equatable {
+    /// Whether `slice` occurs in this array as a contiguous run.
+    public func containsRun(_ slice: [Element]) -> Bool {
+        guard !slice.isEmpty else { return true }
+        guard slice.count <= count else { return false }
+        return (0...(count - slice.count)).contains { Array(self[$0..<($0 + slice.count)]) == slice }
+    }
+}
