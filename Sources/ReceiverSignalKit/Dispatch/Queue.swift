@@ -1,0 +1,178 @@
+public import Dispatch
+internal import Foundation  // Thread.isMainThread, for the main queue's isCurrent() on every platform
+
+/// A serial or concurrent `DispatchQueue` that knows whether the calling code is running on it —
+/// SwiftSignalKit's `Queue`.
+///
+/// ```swift
+/// let queue = Queue(name: "search")
+/// queue.async { print(queue.isCurrent()) }   // prints true, on the queue
+/// queue.async {
+///     queue.async { print("inline") }        // already on the queue: runs at once, inline
+/// }
+/// ```
+///
+/// Closures given to `async`, `sync`, `justDispatch` and `after` are ordinary closures, as in
+/// SwiftSignalKit, not `@Sendable`: they run on the queue, and the caller answers for what they
+/// touch there (the same contract as a handler: see the threading article).
+public final class Queue: Sendable {
+    /// The wrapped dispatch queue.
+    ///
+    /// ```swift
+    /// Queue.mainQueue().queue === DispatchQueue.main   // true
+    /// ```
+    public let queue: DispatchQueue
+    /// The value this queue carries under `Queue.key`, so `isCurrent()` recognises it; `nil` for a
+    /// queue made with `init(queue:)`, which sets no key (as SwiftSignalKit).
+    private let marker: Marker?
+    private let isMain: Bool
+
+    private final class Marker: Sendable {}
+    private static let key = DispatchSpecificKey<Marker>()
+
+    private static let main = Queue(wrapping: .main, isMain: true)
+    private static let concurrentDefault = Queue(wrapping: .global(qos: .default), isMain: false)
+    private static let concurrentBackground = Queue(wrapping: .global(qos: .background), isMain: false)
+
+    private init(wrapping queue: DispatchQueue, isMain: Bool) {
+        (self.queue, self.isMain, marker) = (queue, isMain, nil)
+    }
+
+    /// The main queue. Its `isCurrent()` is true on the main thread.
+    ///
+    /// ```swift
+    /// Queue.mainQueue().async { updateUI() }   // inline when already on the main thread
+    /// ```
+    ///
+    /// - Returns: The one shared wrapper of `DispatchQueue.main`.
+    public class func mainQueue() -> Queue { main }
+
+    /// The shared wrapper of the global concurrent queue with the default quality of service.
+    ///
+    /// ```swift
+    /// Queue.concurrentDefaultQueue().async { work() }
+    /// ```
+    ///
+    /// - Returns: A queue whose `isCurrent()` is always false.
+    public class func concurrentDefaultQueue() -> Queue { concurrentDefault }
+
+    /// The shared wrapper of the global concurrent queue with the background quality of service.
+    ///
+    /// ```swift
+    /// Queue.concurrentBackgroundQueue().async { cleanUp() }
+    /// ```
+    ///
+    /// - Returns: A queue whose `isCurrent()` is always false.
+    public class func concurrentBackgroundQueue() -> Queue { concurrentBackground }
+
+    /// Wraps an existing dispatch queue. Such a queue carries no marker, so its `isCurrent()` is
+    /// always false and `async` always dispatches (as in SwiftSignalKit).
+    ///
+    /// ```swift
+    /// let queue = Queue(queue: DispatchQueue(label: "io"))
+    /// ```
+    ///
+    /// - Parameter queue: The queue to wrap.
+    public init(queue: DispatchQueue) {
+        (self.queue, isMain, marker) = (queue, false, nil)
+    }
+
+    /// Makes a new serial queue.
+    ///
+    /// ```swift
+    /// let queue = Queue(name: "org.example.search", qos: .userInitiated)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The dispatch queue's label.
+    ///   - qos: Its quality of service.
+    public init(name: String? = nil, qos: DispatchQoS = .default) {
+        let marker = Marker()
+        queue = DispatchQueue(label: name ?? "", qos: qos)
+        queue.setSpecific(key: Self.key, value: marker)
+        (self.marker, isMain) = (marker, false)
+    }
+
+    /// Whether the calling code runs on this queue (for the main queue: on the main thread).
+    ///
+    /// ```swift
+    /// assert(Queue.mainQueue().isCurrent())
+    /// ```
+    ///
+    /// - Returns: `true` on this queue.
+    public func isCurrent() -> Bool {
+        if let marker, DispatchQueue.getSpecific(key: Self.key) === marker { return true }
+        return isMain && Thread.isMainThread
+    }
+
+    /// Runs `f` on this queue: at once, inline, if already on it; otherwise asynchronously.
+    ///
+    /// ```swift
+    /// queue.async { cache.store(result) }
+    /// ```
+    ///
+    /// - Parameter f: The work.
+    public func async(_ f: @escaping () -> Void) {
+        if isCurrent() { f() } else { justDispatch(f) }
+    }
+
+    /// Runs `f` on this queue and waits for it: inline if already on it.
+    ///
+    /// ```swift
+    /// var snapshot: [Int] = []
+    /// queue.sync { snapshot = items }
+    /// ```
+    ///
+    /// - Parameter f: The work.
+    public func sync(_ f: () -> Void) {
+        if isCurrent() { f() } else { queue.sync(execute: f) }
+    }
+
+    /// Runs `f` on this queue asynchronously, even if already on it.
+    ///
+    /// ```swift
+    /// queue.justDispatch { print("later") }
+    /// ```
+    ///
+    /// - Parameter f: The work.
+    public func justDispatch(_ f: @escaping () -> Void) {
+        let work = Unchecked(f)
+        queue.async { work.value() }
+    }
+
+    /// Runs `f` on this queue asynchronously with quality of service `qos`, enforced.
+    ///
+    /// ```swift
+    /// queue.justDispatchWithQoS(qos: .userInteractive) { render() }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - qos: The quality of service for this work item.
+    ///   - f: The work.
+    public func justDispatchWithQoS(qos: DispatchQoS, _ f: @escaping () -> Void) {
+        let work = Unchecked(f)
+        queue.async(qos: qos, flags: .enforceQoS) { work.value() }
+    }
+
+    /// Runs `f` on this queue after `delay` seconds.
+    ///
+    /// ```swift
+    /// queue.after(0.5) { hideToast() }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - delay: Seconds from now.
+    ///   - f: The work.
+    public func after(_ delay: Double, _ f: @escaping () -> Void) {
+        let work = Unchecked(f)
+        queue.asyncAfter(deadline: .now() + delay) { work.value() }
+    }
+}
+
+/// Carries a value that is not `Sendable` to the thread that will use it. Used where
+/// SwiftSignalKit's API takes ordinary closures and values and hands them to Dispatch: the
+/// caller answers for what they touch, as SwiftSignalKit's callers do.
+struct Unchecked<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
