@@ -110,10 +110,12 @@ public final class Receiver<Wave> {
         /// - Complexity: O(1) to queue, plus one handler call per listener; a `.warm` pair costs
         ///   the same whatever its count.
         @inlinable public func broadcast(_ wave: Wave) {
-            var next = box.withLock { $0.broadcast(wave) }
-            while let call = next.take() {
-                call.handler(call.wave)
-                next = box.withLock { $0.advance() }
+            // Each step's handler call is made, and what the step let go of is released, after
+            // unlocking: `step` is only replaced once `withLock` has returned.
+            var step = box.withLock { $0.broadcast(wave) }
+            while step.continues {
+                step.call?.make()
+                step = box.withLock { $0.advance() }
             }
         }
 
@@ -205,6 +207,18 @@ extension Receiver {
     @usableFromInline struct Call {
         @usableFromInline let handler: (Wave) -> Void, wave: Wave
         @usableFromInline init(handler: @escaping (Wave) -> Void, wave: Wave) { (self.handler, self.wave) = (handler, wave) }
+        @inlinable func make() { handler(wave) }
+    }
+
+    /// What one transition hands back: the handler call to make next, and the waves the state let
+    /// go of. Both are used and released by the caller after unlocking, since a wave's `deinit` is
+    /// user code that may call back into the pair. `continues` is false once nothing is left to
+    /// deliver.
+    @usableFromInline struct Step {
+        @usableFromInline var call: Call?, finished: Wave?, displaced: Wave?, continues: Bool
+        @usableFromInline init(call: Call? = nil, finished: Wave? = nil, displaced: Wave? = nil, continues: Bool) {
+            (self.call, self.finished, self.displaced, self.continues) = (call, finished, displaced, continues)
+        }
     }
 
     @usableFromInline struct Listener {
@@ -230,37 +244,51 @@ extension Receiver {
         @usableFromInline var listeners: [Listener] = [], liveCount = 0  // sorted by token; live: not disposed
         // Tokens handed out, tombstones compacted away, and waves broadcast (the next one's number).
         @usableFromInline var nextToken: UInt64 = 0, tokensRemoved: UInt64 = 0, waveCount: UInt64 = 0
-        @usableFromInline var current: (wave: Wave, sequence: UInt64)?, cursor = 0  // the wave being delivered
-        @usableFromInline var queue: ArraySlice<Wave> = []  // broadcast during a delivery, not yet delivered
+        @usableFromInline var current: Wave?, sequence: UInt64 = 0, cursor = 0  // the wave being delivered
+        // Waves broadcast during a delivery, not yet delivered, from `head` on. A wave leaves the
+        // queue by being moved out of its slot, so clearing the drained queue releases nothing.
+        @usableFromInline var queue: [Wave?] = [], head = 0
 
-        @inlinable mutating func broadcast(_ wave: Wave) -> Call? {
+        @inlinable mutating func broadcast(_ wave: Wave) -> Step {
+            var displaced: Wave?
             if kept.count < limit {
                 kept.append(wave)
             } else if limit > 0 {
-                (kept[oldest], oldest) = (wave, (oldest + 1) % limit)
+                displaced = wave
+                swap(&kept[oldest], &displaced!)
+                oldest = (oldest + 1) % limit
             }
             waveCount += 1
             guard current == nil else {
                 queue.append(wave)
-                return nil
+                return Step(displaced: displaced, continues: false)
             }
-            (current, cursor) = ((wave, waveCount - 1), 0)
-            return advance()
+            (current, sequence, cursor) = (wave, waveCount - 1, 0)
+            var step = advance()
+            step.displaced = displaced
+            return step
         }
 
-        @inlinable mutating func advance() -> Call? {
-            while let (wave, sequence) = current {
-                while cursor < listeners.count {
-                    let index = cursor
-                    cursor += 1
-                    guard let handler = listeners[index].handler, listeners[index].since <= sequence else { continue }
-                    guard listeners[index].held != nil else { return Call(handler: handler, wave: wave) }
-                    listeners[index].held?.append(wave)
-                }
-                (current, cursor) = (queue.popFirst().map { ($0, sequence + 1) }, 0)
+        /// The next handler call for the current wave; once it has reached everyone, the current
+        /// wave is handed back as `finished` and the next queued one becomes current.
+        @inlinable mutating func advance() -> Step {
+            guard let wave = current else { return Step(continues: false) }
+            while cursor < listeners.count {
+                let index = cursor
+                cursor += 1
+                guard let handler = listeners[index].handler, listeners[index].since <= sequence else { continue }
+                guard listeners[index].held != nil else { return Step(call: Call(handler: handler, wave: wave), continues: true) }
+                listeners[index].held?.append(wave)
             }
-            queue = []  // drop the drained buffer, which still references delivered waves
-            return nil
+            let finished = current.take()
+            if head < queue.count {
+                (current, sequence, cursor, head) = (queue[head].take(), sequence + 1, 0, head + 1)
+            }
+            if head > 0, head == queue.count {  // drained: only moved-out slots are left
+                queue.removeAll(keepingCapacity: head <= 64)
+                head = 0
+            }
+            return Step(finished: finished, continues: current != nil)
         }
 
         @inlinable mutating func add(_ handler: @escaping (Wave) -> Void) -> (token: UInt64, replay: ArraySlice<Wave>) {
