@@ -89,7 +89,7 @@ public final class Receiver<Wave> {
     public final class Transmitter {
         @usableFromInline let box: ReceiverLock<State>
 
-        @usableFromInline init(limit: Int) { box = ReceiverLock(State(limit: limit)) }
+        @inlinable init(limit: Int) { box = ReceiverLock(State(limit: limit)) }
 
         // The receivers hold their transmitter, so this runs once the transmitter and every
         // receiver are gone. It takes the handlers out of the lock and releases them after it;
@@ -249,6 +249,8 @@ extension Receiver {
         // queue by being moved out of its slot, so clearing the drained queue releases nothing.
         @usableFromInline var queue: [Wave?] = [], head = 0
 
+        @inlinable init(limit: Int) { self.limit = limit }
+
         @inlinable mutating func broadcast(_ wave: Wave) -> Step {
             var displaced: Wave?
             if kept.count < limit {
@@ -357,7 +359,7 @@ extension Receiver {
 
     @usableFromInline let storage: Storage
 
-    @usableFromInline init(_ value: Value) {
+    @inlinable init(_ value: Value) {
         storage = unsafeDowncast(Storage.create(minimumCapacity: 1) { _ in value }, to: Storage.self)
         storage.withUnsafeMutablePointerToElements { lock in
             lock.initialize(to: Primitive())

@@ -46,7 +46,7 @@ public final class Signal<T, E> {
         run = { next, error, completed in
             let subscriber = Subscriber(next: next, error: error, completed: completed)
             subscriber.assign(generator(subscriber))
-            return subscriber.subscription
+            return Subscriber.Subscription(subscriber)
         }
     }
 
@@ -68,6 +68,45 @@ public final class Signal<T, E> {
         run(next, error, completed)
     }
 
+    /// Starts the signal, exactly as ``start(next:error:completed:)``. SwiftSignalKit apps use
+    /// the name to mark subscriptions that are deliberately not tied to an owner.
+    ///
+    /// ```swift
+    /// signal.startStandalone(next: { print($0) })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - next: Called with each value.
+    ///   - error: Called with the error that terminates the run, if any.
+    ///   - completed: Called if the run completes.
+    /// - Returns: What stops the run.
+    @discardableResult
+    @inlinable public func startStandalone(next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil) -> any Disposable {
+        run(next, error, completed)
+    }
+
+    /// Starts the signal and wraps the handle in a ``StrictDisposable``: in debug builds, letting
+    /// it go without calling `dispose()` is an assertion failure naming `file` and `line`.
+    ///
+    /// ```swift
+    /// let disposable = signal.startStrict(next: { print($0) })
+    /// disposable.dispose()   // forgetting this asserts in debug builds
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - next: Called with each value.
+    ///   - error: Called with the error that terminates the run, if any.
+    ///   - completed: Called if the run completes.
+    ///   - file: The file named by the leak assertion.
+    ///   - line: The line named by the leak assertion.
+    /// - Returns: What stops the run, checked for leaks.
+    @discardableResult
+    public func startStrict(
+        next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil, file: String = #file, line: Int = #line
+    ) -> any Disposable {
+        run(next, error, completed).strict(file: file, line: line)
+    }
+
     /// A signal that sends `value`, then completes.
     ///
     /// ```swift
@@ -76,7 +115,7 @@ public final class Signal<T, E> {
     ///
     /// - Parameter value: The one value.
     /// - Returns: A signal of `value` and a completion.
-    public static func single(_ value: T) -> Signal<T, E> {
+    @inlinable public static func single(_ value: T) -> Signal<T, E> {
         Signal { subscriber in
             subscriber.putNext(value)
             subscriber.putCompletion()
@@ -91,7 +130,7 @@ public final class Signal<T, E> {
     /// ```
     ///
     /// - Returns: A signal that only completes.
-    public static func complete() -> Signal<T, E> {
+    @inlinable public static func complete() -> Signal<T, E> {
         Signal { subscriber in
             subscriber.putCompletion()
             return EmptyDisposable
@@ -106,7 +145,7 @@ public final class Signal<T, E> {
     ///
     /// - Parameter error: The error.
     /// - Returns: A signal that only fails.
-    public static func fail(_ error: E) -> Signal<T, E> {
+    @inlinable public static func fail(_ error: E) -> Signal<T, E> {
         Signal { subscriber in
             subscriber.putError(error)
             return EmptyDisposable
@@ -120,7 +159,7 @@ public final class Signal<T, E> {
     /// ```
     ///
     /// - Returns: A signal that neither sends nor terminates.
-    public static func never() -> Signal<T, E> {
+    @inlinable public static func never() -> Signal<T, E> {
         Signal { _ in EmptyDisposable }
     }
 }

@@ -11,16 +11,19 @@
 /// ```
 ///
 /// The first `putError` or `putCompletion` terminates the subscriber: its handler runs, then
-/// what the generator returned is disposed, and nothing put afterwards is delivered.
+/// what the generator returned is disposed, then the handlers and everything kept alive are
+/// released. Nothing put afterwards is delivered.
 ///
-/// Built on a `.hot` pair of the core: every `put…` broadcasts an event, and one listener calls the
-/// handlers. So, as for any listener, calls to the handlers never overlap, they see the events in
-/// one order, a `put…` from inside a handler is queued (never recursive), and after the
-/// subscription's `dispose()` returns no handler is called again.
+/// Delivery goes through a `.hot` pair of the core, made at the first `put…` (a subscription
+/// that never receives an event, such as `never()`'s, costs no pair): every `put…` broadcasts an
+/// event, and the pair's one listener calls the handlers. So, as for any listener, calls to the
+/// handlers never overlap, they see the events in one order, a `put…` from inside a handler is
+/// queued (never nested), and after the subscription's `dispose()` returns no handler is called
+/// again (SwiftSignalKit nests re-entrant puts and may run one handler on several threads at once).
 ///
 /// > Note: `put…` may be called from any thread. Handlers run on the thread that puts (or on the
 /// > thread already delivering to this subscriber, which also delivers what others put meanwhile).
-public final class Subscriber<T, E> {
+public final class Subscriber<T, E>: CustomStringConvertible {
     /// What travels through the subscriber's pair.
     @usableFromInline enum Event {
         case next(T)
@@ -28,9 +31,32 @@ public final class Subscriber<T, E> {
         case completion
     }
 
-    @usableFromInline let transmitter: Receiver<Event>.Transmitter
-    /// What `start` returns: stops the handlers, then disposes the generator's disposable.
-    @usableFromInline let subscription: Subscription
+    /// Everything one run holds, under the lock.
+    @usableFromInline struct Run {
+        @usableFromInline var next: ((T) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?
+        /// The pair that serialises delivery and its one listener, made at the first `put…`.
+        @usableFromInline var transmitter: Receiver<Event>.Transmitter?, listening: (any Disposable)?
+        /// What the generator returned, disposed on termination or disposal.
+        @usableFromInline var disposable: (any Disposable)?
+        @usableFromInline var keptAlive: [AnyObject] = []
+        /// Terminated, or its subscription disposed: nothing is delivered any more.
+        @usableFromInline var isStopped = false
+
+        @usableFromInline init(next: ((T) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?) {
+            (self.next, self.error, self.completed) = (next, error, completed)
+        }
+
+        /// Stops the run and takes out what it held, for the caller to dispose and release after
+        /// unlocking.
+        @inlinable mutating func stop() -> Run {
+            var taken = Run(next: nil, error: nil, completed: nil)
+            swap(&self, &taken)
+            isStopped = true
+            return taken
+        }
+    }
+
+    @usableFromInline let state: Locked<Run>
 
     /// Makes a subscriber that calls the given handlers.
     ///
@@ -44,25 +70,20 @@ public final class Subscriber<T, E> {
     ///   - error: Called with the error if it terminates with one.
     ///   - completed: Called if it terminates by completing.
     @inlinable public init(next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil) {
-        let (transmitter, receiver) = Receiver<Event>.make()
-        let resources = DisposableSet()
-        // The first terminal event disposes the listener (added to `resources` first) from inside
-        // its own handler, so nothing put after it — queued or concurrent — is ever delivered.
-        let listening = receiver.listen { event in
-            switch event {
-            case .next(let value):
-                next?(value)
-                return
-            case .error(let failure):
-                error?(failure)
-            case .completion:
-                completed?()
-            }
-            resources.dispose()  // the listener itself, then the generator's disposable
+        state = Locked(Run(next: next, error: error, completed: completed))
+    }
+
+    /// A description for debugging: which handlers it has and whether it has stopped.
+    ///
+    /// ```swift
+    /// print(Subscriber<Int, NoError>(next: { _ in }))
+    /// // Subscriber<Int, Never>(next, stopped: false)
+    /// ```
+    public var description: String {
+        let (handlers, isStopped) = state.withLock { run in
+            ([run.next.map { _ in "next" }, run.error.map { _ in "error" }, run.completed.map { _ in "completed" }], run.isStopped)
         }
-        resources.add(listening)
-        self.transmitter = transmitter
-        subscription = Subscription(listening: listening, resources: resources)
+        return "Subscriber<\(T.self), \(E.self)>(\(handlers.compactMap { $0 }.joined(separator: ", ")), stopped: \(isStopped))"
     }
 
     /// Delivers `value` to the `next` handler, unless the subscriber has terminated.
@@ -72,7 +93,7 @@ public final class Subscriber<T, E> {
     /// ```
     ///
     /// - Parameter value: The value to deliver.
-    @inlinable public func putNext(_ value: T) { transmitter.broadcast(.next(value)) }
+    @inlinable public func putNext(_ value: T) { put(.next(value)) }
 
     /// Terminates the subscriber with `error`: the `error` handler is called, then the
     /// generator's disposable is disposed. Does nothing if it has terminated already.
@@ -82,7 +103,7 @@ public final class Subscriber<T, E> {
     /// ```
     ///
     /// - Parameter error: The error to deliver.
-    @inlinable public func putError(_ error: E) { transmitter.broadcast(.error(error)) }
+    @inlinable public func putError(_ error: E) { put(.error(error)) }
 
     /// Terminates the subscriber: the `completed` handler is called, then the generator's
     /// disposable is disposed. Does nothing if it has terminated already.
@@ -90,31 +111,95 @@ public final class Subscriber<T, E> {
     /// ```swift
     /// subscriber.putCompletion()
     /// ```
-    @inlinable public func putCompletion() { transmitter.broadcast(.completion) }
+    @inlinable public func putCompletion() { put(.completion) }
 
-    /// Puts any event (used to forward a pipe's terminal event).
-    @inlinable func put(_ event: Event) { transmitter.broadcast(event) }
+    /// Keeps `object` alive until the subscriber terminates or its subscription is disposed.
+    ///
+    /// ```swift
+    /// let session = URLSession(configuration: .default)
+    /// subscriber.keepAlive(session)
+    /// ```
+    ///
+    /// - Parameter object: What to keep; released at once if the subscriber has stopped already.
+    @inlinable public func keepAlive(_ object: AnyObject) {
+        let refused: AnyObject? = state.withLock { run in
+            guard !run.isStopped else { return object }
+            run.keptAlive.append(object)
+            return nil
+        }
+        _ = refused  // released here, after unlocking
+    }
+
+    /// Broadcasts `event` into the subscriber's pair, making the pair at the first event.
+    @inlinable func put(_ event: Event) {
+        let (transmitter, isStopped) = state.withLock { ($0.transmitter, $0.isStopped) }
+        if let transmitter {
+            transmitter.broadcast(event)
+        } else if !isStopped, let transmitter = makePair() {
+            transmitter.broadcast(event)
+        }
+    }
+
+    /// Makes the pair and its listener outside the lock, then installs them, unless another
+    /// thread was first (its pair is used instead) or the subscriber stopped meanwhile (`nil`).
+    @inlinable func makePair() -> Receiver<Event>.Transmitter? {
+        let handlers = state.withLock { ($0.next, $0.error, $0.completed) }
+        let (transmitter, receiver) = Receiver<Event>.make()
+        // `unowned`: the pair belongs to this subscriber, and only a `put…` on it (which holds
+        // it) can deliver, so the subscriber outlives every call; a strong reference would be a
+        // cycle through the pair that keeps a never-ending, forgotten run alive.
+        let listening = receiver.listen { [unowned self] event in
+            switch event {
+            case .next(let value):
+                handlers.0?(value)
+                return
+            case .error(let error):
+                handlers.1?(error)
+            case .completion:
+                handlers.2?()
+            }
+            stop()
+        }
+        let (installed, unused) = state.withLock { run -> (Receiver<Event>.Transmitter?, (any Disposable)?) in
+            guard !run.isStopped else { return (nil, listening) }
+            guard run.transmitter == nil else { return (run.transmitter, listening) }
+            (run.transmitter, run.listening) = (transmitter, listening)
+            return (transmitter, nil)
+        }
+        unused?.dispose()
+        return installed
+    }
+
+    /// Stops the run: no handler is called after this returns (on this thread), then what the
+    /// generator returned is disposed, then handlers and kept objects are released — all after
+    /// unlocking.
+    @inlinable func stop() {
+        let taken = state.withLock { $0.isStopped ? nil : $0.stop() }
+        taken?.listening?.dispose()
+        taken?.disposable?.dispose()
+    }
 
     /// Hands over what the generator returned: disposed on termination or on the subscription's
     /// `dispose()`, and at once if either happened already (the generator may complete before it
     /// returns).
-    @usableFromInline func assign(_ disposable: any Disposable) { subscription.resources.add(disposable) }
-
-    /// The disposable `start` returns.
-    @usableFromInline final class Subscription: Disposable {
-        let listening: any Disposable
-        let resources: DisposableSet
-
-        @usableFromInline init(listening: any Disposable, resources: DisposableSet) {
-            (self.listening, self.resources) = (listening, resources)
+    @inlinable func assign(_ disposable: any Disposable) {
+        let refused: (any Disposable)? = state.withLock { run in
+            guard !run.isStopped else { return disposable }
+            run.disposable = disposable
+            return nil
         }
+        refused?.dispose()
+    }
 
-        // The listener first, directly: whoever calls this knows, when it returns, that no
-        // handler runs again (even if another thread is disposing `resources` at the same time).
-        @usableFromInline func dispose() {
-            listening.dispose()
-            resources.dispose()
-        }
+    /// The disposable `start` returns: stops its subscriber.
+    ///
+    /// `@unchecked Sendable`: it only calls `stop()`, which is thread-safe whatever `T` and `E`.
+    @usableFromInline final class Subscription: Disposable, @unchecked Sendable {
+        @usableFromInline let subscriber: Subscriber
+
+        @usableFromInline init(_ subscriber: Subscriber) { self.subscriber = subscriber }
+
+        @usableFromInline func dispose() { subscriber.stop() }
     }
 }
 
