@@ -55,9 +55,11 @@ printf '%-20s %8s %8s %9s %9s\n' Module Lines Missed Cover Minimum
 for module in "${modules[@]}"; do
     files=()
     while IFS= read -r file; do files+=("$PWD/$file"); done < <(find "Sources/$module" -name '*.swift' -type f | LC_ALL=C sort)
-    # The TOTAL row of the report over this module's files: ... Lines, Missed Lines, Cover ...
+    if [ "${#files[@]}" -eq 0 ]; then echo "FAIL: no Swift files under Sources/$module" >&2; exit 1; fi
+    # The TOTAL row of the report over this module's files (a file's own row if it has one file):
+    # Filename, Regions, Missed, Cover, Functions, Missed, Executed, Lines, Missed Lines, Cover...
     read -r lines missed <<<"$("${llvm_cov[@]}" report "$binary" -instr-profile="$profile" "${files[@]}" |
-        awk '$1 == "TOTAL" { print $8, $9 }')"
+        awk '$1 == "TOTAL" { total = $8 " " $9 } /\.swift / { row = $8 " " $9 } END { print total ? total : row }')"
     cover="$(awk -v l="$lines" -v m="$missed" 'BEGIN { printf "%.2f", l ? 100 * (l - m) / l : 100 }')"
     verdict="$(awk -v c="$cover" -v t="${min[$module]}" 'BEGIN { print (c + 0 >= t + 0) ? "ok" : "FAIL" }')"
     printf '%-20s %8s %8s %8s%% %8s%%  %s\n' "$module" "$lines" "$missed" "$cover" "${min[$module]}" "$verdict"
@@ -67,7 +69,7 @@ for module in "${modules[@]}"; do
     # Such a region counts in the report's missed lines even though its line ran.
     uncovered+="$("${llvm_cov[@]}" show "$binary" -instr-profile="$profile" "${files[@]}" \
         -show-line-counts-or-regions -show-instantiations=false |
-        awk -v root="$PWD/" '
+        awk -v root="$PWD/" -v name="${files[0]#"$PWD"/}" '
             function flush() { if (start) none = none (none ? ", " : "") (start == end ? start : start "-" end); start = 0 }
             function add(kind, n) {
                 if (kind == "part") { part = part (part ? ", " : "") n; return }
@@ -78,7 +80,9 @@ for module in "${modules[@]}"; do
                 if (none || part) print "  " name ":" (none ? " not run: " none : "") (none && part ? ";" : "") (part ? " partly run: " part : "")
                 none = part = ""
             }
-            /^\/.*:$/ { file_done(); name = substr($0, 1, length($0) - 1); sub(root, "", name); last = 0; next }
+            # The header of each file (only when there are several): its absolute path, a colon.
+            /^\/.*:$/ { file_done(); name = substr($0, 1, length($0) - 1)
+                         if (index(name, root) == 1) name = substr(name, length(root) + 1); next }
             /^ *[0-9]+\|/ { split($0, f, "|"); line = f[1] + 0; count = f[2]; gsub(/ /, "", count)
                             if (count == "0") add("none", line); next }
             /^ +\^/ { if ($0 ~ /\^0([^.0-9kMG]|$)/ && line != reported) { add("part", line); reported = line } }
