@@ -159,3 +159,26 @@ extension Receiver {
         Receiver<Wrapped> { handler in self.listen { if let wave = $0 { handler(wave) } } }
     }
 }
+
+extension Receiver where Wave: Hashable {
+    /// Passes each distinct wave on once, per listener: a wave seen before is dropped.
+    ///
+    /// ```swift
+    /// receiver.uniqueValues().listen { print($0) }
+    /// // broadcast 1 2 1 3 1 3 2 -> prints 1 2 3
+    /// ```
+    ///
+    /// Each listener remembers every distinct wave it has passed on, so memory grows with the number
+    /// of distinct waves: use it on small domains (states, identifiers of a session).
+    ///
+    /// - Returns: A receiver of the first occurrence of each wave.
+    /// - Complexity: O(1) per wave, amortised.
+    @inlinable public func uniqueValues() -> Receiver<Wave> {
+        Receiver { handler in
+            var seen = Set<Wave>()
+            return self.listen { wave in
+                if seen.insert(wave).inserted { handler(wave) }
+            }
+        }
+    }
+}

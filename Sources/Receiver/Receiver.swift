@@ -79,6 +79,14 @@ public final class Receiver<Wave> {
         case cold
     }
 
+    /// What a listener is: called with each wave (Receiver 0.0.5's name).
+    ///
+    /// ```swift
+    /// let show: Receiver<Int>.Handler = { print($0) }
+    /// receiver.listen(to: show)
+    /// ```
+    public typealias Handler = (Wave) -> Void
+
     /// The write-only end of a pair: it can broadcast, but nobody can listen to it.
     ///
     /// ```swift
@@ -181,7 +189,7 @@ public final class Receiver<Wave> {
     ///   again, and it is released.
     /// - Complexity: O(log n) in the number of listeners, plus the replay.
     @inlinable @discardableResult
-    public func listen(to handler: @escaping (Wave) -> Void) -> any Disposable {
+    public func listen(to handler: @escaping Handler) -> any Disposable {
         attach(handler)
     }
 }

@@ -52,6 +52,31 @@ import Testing
         #expect(received == [1, 2, 3])
     }
 
+    @Test func uniqueValuesPassesEachDistinctWaveOnce() {
+        #expect(run([1, 2, 1, 3, 1, 3, 2]) { $0.uniqueValues() } == [1, 2, 3])
+    }
+
+    @Test func uniqueValuesRemembersPerListener() {
+        let (transmitter, receiver) = Receiver<Int>.make(with: .cold)
+        let unique = receiver.uniqueValues()
+        var first: [Int] = [], second: [Int] = []
+        unique.listen { first.append($0) }
+        for wave in [1, 2, 1] { transmitter.broadcast(wave) }
+        unique.listen { second.append($0) }  // replays 1 2 1: its own memory, so 1 2
+        transmitter.broadcast(3)
+        #expect(first == [1, 2, 3])
+        #expect(second == [1, 2, 3])
+    }
+
+    @Test func handlerIsTheListenersType() {
+        let (transmitter, receiver) = Receiver<Int>.make()
+        var received: [Int] = []
+        let handler: Receiver<Int>.Handler = { received.append($0) }
+        receiver.listen(to: handler)
+        transmitter.broadcast(7)
+        #expect(received == [7])
+    }
+
     @Test func operatorsCompose() {
         let received = run([1, 2, 2, 4, 3, 6]) { $0.map { $0 * 3 }.filter { $0.isMultiple(of: 2) }.skipRepeats() }
         #expect(received == [6, 12, 18])
