@@ -42,7 +42,7 @@ public final class Subscriber<T, E>: CustomStringConvertible {
         /// Terminated, or its subscription disposed: nothing is delivered any more.
         @usableFromInline var isStopped = false
 
-        @usableFromInline init(next: ((T) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?) {
+        @inlinable init(next: ((T) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?) {
             (self.next, self.error, self.completed) = (next, error, completed)
         }
 
