@@ -18,12 +18,20 @@ import Testing
         #expect(try atomic.tryWith { _ in Optional<Int>.none } == nil)  // a nil result is not "locked"
     }
 
-    @Test func tryWithThrowsIsLockedFromInsideWith() {
-        let atomic = Atomic(value: 3)
-        var calls = 0
-        let result = atomic.with { _ in Result { try atomic.tryWith { _ in calls += 1 } } }
-        #expect(throws: AtomicLockError.isLocked) { try result.get() }
-        #expect(calls == 0)
+    @Test func tryWithThrowsIsLockedFromInsideWith() async {
+        await #expect(processExitsWith: .success) {
+            startWatchdog()  // a tryWith that waited for the lock would deadlock here
+            let atomic = Atomic(value: 3)
+            var calls = 0
+            let result = atomic.with { _ in Result { try atomic.tryWith { _ in calls += 1 } } }
+            precondition(calls == 0)
+            do {
+                try result.get()
+                preconditionFailure("tryWith ran under a lock held by its caller")
+            } catch {
+                precondition(error as? AtomicLockError == .isLocked)
+            }
+        }
     }
 
     @Test func tryWithThrowsIsLockedWhileAnotherThreadHoldsTheLock() throws {

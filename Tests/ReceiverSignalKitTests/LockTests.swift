@@ -1,3 +1,4 @@
+import class Foundation.Thread
 import Dispatch
 import ReceiverSignalKit
 import Testing
@@ -18,14 +19,24 @@ import Testing
         lock.locked { #expect(counter.value == 1000) }
     }
 
-    @Test func throwingLockedUnlocksThenRethrows() {
+    @Test func throwingLockedRethrows() {
         let lock = Lock()
         #expect(throws: TestError(code: 1)) {
             try lock.throwingLocked { throw TestError(code: 1) }
         }
-        var relocked = false
-        lock.locked { relocked = true }  // the throw released the lock
-        #expect(relocked)
+    }
+
+    @Test func throwingLockedUnlocksBeforeRethrowing() async {
+        await #expect(processExitsWith: .success) {
+            startWatchdog()  // a lock left locked by the throw would deadlock below
+            let lock = Lock()
+            do {
+                try lock.throwingLocked { throw TestError(code: 1) }
+            } catch {
+                lock.locked {}
+                try? lock.throwingLocked {}
+            }
+        }
     }
 
     @Test func throwingLockedWithoutAnErrorReturns() throws {
@@ -33,5 +44,13 @@ import Testing
         var runs = 0
         try lock.throwingLocked { runs += 1 }
         #expect(runs == 1)
+    }
+}
+
+/// Stops the test process, failing its exit test, if it still runs after `seconds`: a deadlock.
+private func startWatchdog(seconds: Double = 10) {
+    Thread.detachNewThread {
+        Thread.sleep(forTimeInterval: seconds)
+        fatalError("watchdog: still running after \(seconds) s, deadlocked")
     }
 }

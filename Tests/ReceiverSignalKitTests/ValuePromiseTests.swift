@@ -92,11 +92,12 @@ import Testing
         #expect(promise.ignoreRepeated)
     }
 
-    @Test func theSignalAndEachLiveSubscriptionKeepThePromiseAlive() {
+    @Test(arguments: [false, true])
+    func theSignalAndEachLiveSubscriptionKeepThePromiseAlive(ignoreRepeated: Bool) {
         weak var watcher: ValuePromise<Int>?
         var signal: Signal<Int, NoError>?
         do {
-            let promise = ValuePromise(1, ignoreRepeated: true)
+            let promise = ValuePromise(1, ignoreRepeated: ignoreRepeated)
             watcher = promise
             signal = promise.get()
         }
