@@ -39,6 +39,11 @@ import Testing
         }
     }
 
+    @Test func isSendable() {
+        func requireSendable<T: Sendable>(_: T) {}
+        requireSendable(Lock())
+    }
+
     @Test func throwingLockedWithoutAnErrorReturns() throws {
         let lock = Lock()
         var runs = 0

@@ -270,6 +270,15 @@ import Testing
         }
     }
 
+    @Test func aReplacedOnDeinitIsReleasedAfterUnlocking() async {
+        await #expect(processExitsWith: .success) {
+            startWatchdog()
+            let promise = Promise<Int>()
+            promise.onDeinit = { [captured = Reentering { _ = promise.onDeinit }] in _ = captured }
+            promise.onDeinit = nil  // releasing the replaced closure reads `onDeinit` again
+        }
+    }
+
     @Test(.disabled("needs the core fix: a .warm pair releases the wave its ring overwrites under its lock"))
     func aReplacedValueIsReleasedAfterUnlocking() async {
         await #expect(processExitsWith: .success) {
