@@ -14,7 +14,9 @@
 ///
 /// We deliberately differ from SwiftSignalKit in one way: when the last subscriber of a key
 /// leaves, the upstream subscription is disposed. SwiftSignalKit forgets the key but never
-/// disposes it, so the upstream work runs on, and leaks.
+/// disposes it, so the upstream work runs on, and leaks. (Its current source also never stores
+/// the key, so in fact every start there starts its own upstream; this type shares, as the API
+/// describes.)
 public final class Multicast<T> {
     private let channels = Locked<[String: Entry]>([:])
 
@@ -89,7 +91,7 @@ public final class Multicast<T> {
             guard channels[key]?.channel === channel else { return false }  // forgotten at completion
             channels[key]?.subscribers -= 1
             guard channels[key]?.subscribers == 0 else { return false }
-            channels[key] = nil
+            channels[key] = nil  // not the channel's last reference: the caller holds it
             return true
         }
         if isLast { channel.upstream.dispose() }
@@ -98,7 +100,7 @@ public final class Multicast<T> {
     /// The upstream completed: the next start for `key` starts a new one.
     private func forget(_ key: String, _ channel: Channel) {
         channels.withLock { channels in
-            if channels[key]?.channel === channel { channels[key] = nil }
+            if channels[key]?.channel === channel { channels[key] = nil }  // the caller holds `channel`
         }
     }
 }
