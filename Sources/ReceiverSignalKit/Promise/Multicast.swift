@@ -18,20 +18,24 @@
 /// the key, so in fact every start there starts its own upstream; this type shares, as the API
 /// describes.)
 public final class Multicast<T> {
-    private let channels = Locked<[String: Entry]>([:])
+    @usableFromInline let channels = Locked<[String: Entry]>([:])
 
     /// A key's pair, the upstream subscription that feeds it, and how many subscribers it has.
-    private struct Entry {
-        let channel: Channel
-        var subscribers: Int
+    @usableFromInline struct Entry {
+        @usableFromInline let channel: Channel
+        @usableFromInline var subscribers: Int
+
+        @usableFromInline init(channel: Channel, subscribers: Int) {
+            (self.channel, self.subscribers) = (channel, subscribers)
+        }
     }
 
-    private final class Channel {
-        let transmitter: Receiver<T>.Transmitter
-        let receiver: Receiver<T>
-        let upstream = MetaDisposable()
+    @usableFromInline final class Channel {
+        @usableFromInline let transmitter: Receiver<T>.Transmitter
+        @usableFromInline let receiver: Receiver<T>
+        @usableFromInline let upstream = MetaDisposable()
 
-        init() { (transmitter, receiver) = Receiver<T>.make() }
+        @inlinable init() { (transmitter, receiver) = Receiver<T>.make() }
     }
 
     /// Makes a multicast with no keys.
@@ -58,7 +62,7 @@ public final class Multicast<T> {
     ///   - key: What identifies the shared subscription.
     ///   - signal: The upstream, started only by the first start for `key`.
     /// - Returns: A signal that never completes.
-    public func get(key: String, signal: Signal<T, NoError>) -> Signal<T, NoError> {
+    @inlinable public func get(key: String, signal: Signal<T, NoError>) -> Signal<T, NoError> {
         Signal(start: { next, _, _ in
             let (channel, isFirst) = self.join(key)
             let listening = channel.receiver.listen { next?($0) }
@@ -73,7 +77,7 @@ public final class Multicast<T> {
         })
     }
 
-    private func join(_ key: String) -> (Channel, isFirst: Bool) {
+    @inlinable func join(_ key: String) -> (Channel, isFirst: Bool) {
         channels.withLock { channels in
             if let entry = channels[key] {
                 channels[key]?.subscribers += 1
@@ -86,7 +90,7 @@ public final class Multicast<T> {
     }
 
     /// Takes one subscriber off; the last one disposes the upstream (after unlocking).
-    private func leave(_ key: String, _ channel: Channel) {
+    @usableFromInline func leave(_ key: String, _ channel: Channel) {
         let isLast = channels.withLock { channels -> Bool in
             guard channels[key]?.channel === channel else { return false }  // forgotten at completion
             channels[key]?.subscribers -= 1
@@ -98,7 +102,7 @@ public final class Multicast<T> {
     }
 
     /// The upstream completed: the next start for `key` starts a new one.
-    private func forget(_ key: String, _ channel: Channel) {
+    @usableFromInline func forget(_ key: String, _ channel: Channel) {
         channels.withLock { channels in
             if channels[key]?.channel === channel { channels[key] = nil }  // the caller holds `channel`
         }
