@@ -112,8 +112,7 @@ import Testing
         #expect(watcher == nil)
     }
 
-    @Test(.disabled("needs the core fix: a .warm pair releases the wave its ring overwrites under its lock"))
-    func aReplacedValueIsReleasedAfterUnlocking() async {
+    @Test func aReplacedValueIsReleasedAfterUnlocking() async {
         await #expect(processExitsWith: .success) {
             startWatchdog()
             let promise = ValuePromise<Reentering>()
