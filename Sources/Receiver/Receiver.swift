@@ -109,8 +109,9 @@ public final class Receiver<Wave> {
         // receiver are gone: it disposes every listener, which releases the handlers (after
         // unlocking) even when a handler holds its own disposable.
         deinit {
-            let listeners = lock.withLock { state.listeners }
-            listeners.forEach { $0.dispose() }
+            var listeners: [Listener] = []
+            lock.withLock { listeners = state.listeners }
+            for index in listeners.indices { listeners[index].dispose() }
         }
 
         /// Sends `wave` to every listener, and keeps it for replay as the strategy says.
@@ -230,9 +231,15 @@ extension Receiver {
 
         /// Takes the handler out under the lock and releases it after: its captures' `deinit`s are
         /// user code. The pair drops the tombstone when it next sweeps.
+        /// (Written without generic helpers: it runs unspecialised, and those would look up type
+        /// metadata at run time.)
         @usableFromInline func dispose() {
-            let released = lock.withLock { (handler.take(), held.take()) }
-            _ = released
+            var handler: Handler?, held: [Wave]?
+            lock.withLock {
+                (handler, held) = (self.handler, self.held)
+                (self.handler, self.held) = (nil, nil)
+            }
+            _ = (handler, held)  // released here, after unlocking
         }
     }
 
