@@ -1,5 +1,6 @@
 // Operators the project adds to SwiftSignalKit's: the pipe versions of the core's `skip`,
-// `withPrevious` and `skipNil` (SPEC §3). Each only reshapes a start (see Signal+Relay.swift).
+// `withPrevious` and `skipNil` (SPEC §3). Each only reshapes a start (see Signal+Mapping.swift for
+// how those are built).
 
 /// Drops the first `count` values each start receives.
 ///
@@ -14,13 +15,13 @@
 @inlinable public func skip<T, E>(_ count: Int) -> (Signal<T, E>) -> Signal<T, E> {
     precondition(count >= 0, "skip(_:) needs a count of 0 or more, got \(count)")
     return { signal in
-        signal.relay(next: { next in
+        Signal(start: { next, error, completed in
             // This start's count, touched only by its `next` handler (calls never overlap).
             var remaining = count
-            return { value in
+            return signal.run({ value in
                 guard remaining == 0 else { return remaining -= 1 }
-                next(value)
-            }
+                next?(value)
+            }, error, completed)
         })
     }
 }
@@ -34,13 +35,13 @@
 /// - Parameter signal: The upstream signal.
 /// - Returns: The signal of `(previous, current)` pairs; each start's first value pairs with `nil`.
 @inlinable public func withPrevious<T, E>(_ signal: Signal<T, E>) -> Signal<(T?, T), E> {
-    signal.relay(next: { next in
+    Signal(start: { next, error, completed in
         // This start's state, touched only by its `next` handler (calls never overlap).
         var previous: T?
-        return { value in
+        return signal.run({ value in
             defer { previous = value }
-            next((previous, value))
-        }
+            next?((previous, value))
+        }, error, completed)
     })
 }
 
@@ -53,5 +54,9 @@
 /// - Parameter signal: The upstream signal of optionals.
 /// - Returns: The signal of the non-`nil` values, unwrapped.
 @inlinable public func skipNil<T, E>(_ signal: Signal<T?, E>) -> Signal<T, E> {
-    signal.relay(next: { next in { if let value = $0 { next(value) } } })
+    Signal(start: { next, error, completed in
+        signal.run({ value in
+            if let value { next?(value) }
+        }, error, completed)
+    })
 }

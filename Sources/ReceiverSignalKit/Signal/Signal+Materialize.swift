@@ -30,13 +30,19 @@ extension SignalEvent: Sendable where T: Sendable, E: Sendable {}
 /// - Returns: The signal of `.Next` for each value, then `.Error` or `.Completion` for how the
 ///   upstream ended, then completion.
 @inlinable public func dematerialize<T, E>(signal: Signal<T, E>) -> Signal<SignalEvent<T, E>, NoError> {
-    signal.relay { next, _, completed in
-        (
-            { next(.Next($0)) },
-            { next(.Error($0)); completed() },
-            { next(.Completion); completed() }
+    Signal(start: { next, _, completed in
+        signal.run(
+            { next?(.Next($0)) },
+            { error in
+                next?(.Error(error))
+                completed?()
+            },
+            {
+                next?(.Completion)
+                completed?()
+            }
         )
-    }
+    })
 }
 
 /// Turns event values back into events: `.Next` sends the value, `.Error` fails, `.Completion`
@@ -51,15 +57,16 @@ extension SignalEvent: Sendable where T: Sendable, E: Sendable {}
 /// - Returns: The signal of those events; it also completes when the upstream completes.
 @inlinable public func materialize<T, E>(signal: Signal<SignalEvent<T, E>, NoError>) -> Signal<T, E> {
     Signal { subscriber in
-        signal.start(
-            next: { event in
+        signal.run(
+            { event in
                 switch event {
                 case .Next(let value): subscriber.putNext(value)
                 case .Error(let error): subscriber.putError(error)
                 case .Completion: subscriber.putCompletion()
                 }
             },
-            completed: { subscriber.putCompletion() }
+            nil,
+            { subscriber.putCompletion() }
         )
     }
 }

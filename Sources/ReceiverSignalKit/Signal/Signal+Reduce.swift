@@ -1,6 +1,6 @@
 // The folds of SwiftSignalKit's Signal_Reduce.swift. The two synchronous ones only reshape a
-// start (see Signal+Relay.swift); the queued one runs a signal per value and has a subscriber and
-// a lock of its own (QueuedFold, below).
+// start (see Signal+Mapping.swift for how those are built); the queued one runs a signal per
+// value and has a subscriber and a lock of its own (QueuedFold, below).
 
 /// Folds the values of each start into one, sent when the start completes.
 ///
@@ -15,14 +15,14 @@
 ///   a value.
 @inlinable public func reduceLeft<T, E>(value: T, f: @escaping (T, T) -> T) -> (_ signal: Signal<T, E>) -> Signal<T, E> {
     { signal in
-        signal.relay { next, error, completed in
+        Signal(start: { next, error, completed in
             // This start's accumulator, touched only by its handlers (calls never overlap).
             var accumulator = value
-            return ({ accumulator = f(accumulator, $0) }, error, {
-                next(accumulator)
-                completed()
+            return signal.run({ accumulator = f(accumulator, $0) }, error, {
+                next?(accumulator)
+                completed?()
             })
-        }
+        })
     }
 }
 
@@ -44,14 +44,14 @@
 ///   is passed on without the fold.
 @inlinable public func reduceLeft<T, E>(value: T, f: @escaping (T, T, (T) -> Void) -> T) -> (_ signal: Signal<T, E>) -> Signal<T, E> {
     { signal in
-        signal.relay { next, error, completed in
+        Signal(start: { next, error, completed in
             // This start's accumulator, touched only by its handlers (calls never overlap).
             var accumulator = value
-            return ({ accumulator = f(accumulator, $0, next) }, error, {
-                next(accumulator)
-                completed()
+            return signal.run({ accumulator = f(accumulator, $0, { next?($0) }) }, error, {
+                next?(accumulator)
+                completed?()
             })
-        }
+        })
     }
 }
 
@@ -94,11 +94,7 @@ extension Passthrough: Sendable where T: Sendable {}
     { signal in
         Signal { subscriber in
             let fold = QueuedFold(value, generator: generator, subscriber: subscriber)
-            let upstream = signal.start(
-                next: { fold.enqueue($0) },
-                error: { subscriber.putError($0) },
-                completed: { fold.finishWhenIdle() }
-            )
+            let upstream = signal.run({ fold.enqueue($0) }, { subscriber.putError($0) }, { fold.finishWhenIdle() })
             return ActionDisposable {
                 fold.step.dispose()
                 upstream.dispose()

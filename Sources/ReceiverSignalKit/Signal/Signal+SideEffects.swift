@@ -1,7 +1,7 @@
 // SwiftSignalKit's Signal_SideEffects.swift: run code at points of a start without changing what
 // it sends. The `before…`/`after…` of values, starting and completion only reshape a start (see
-// Signal+Relay.swift); `afterDisposed` and `withState` act when a start is torn down, so each of
-// their starts has a subscriber of its own.
+// Signal+Mapping.swift for how those are built); `afterDisposed` and `withState` act when a start
+// is torn down, so each of their starts has a subscriber of its own.
 
 /// Calls `f` with each value just before passing it on.
 ///
@@ -13,11 +13,11 @@
 /// - Returns: A function from a signal to the same signal.
 @inlinable public func beforeNext<T, E, R>(_ f: @escaping (T) -> R) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
-        signal.relay(next: { next in
-            { value in
+        Signal(start: { next, error, completed in
+            signal.run({ value in
                 _ = f(value)
-                next(value)
-            }
+                next?(value)
+            }, error, completed)
         })
     }
 }
@@ -33,11 +33,11 @@
 /// - Returns: A function from a signal to the same signal.
 @inlinable public func afterNext<T, E, R>(_ f: @escaping (T) -> R) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
-        signal.relay(next: { next in
-            { value in
-                next(value)
+        Signal(start: { next, error, completed in
+            signal.run({ value in
+                next?(value)
                 _ = f(value)
-            }
+            }, error, completed)
         })
     }
 }
@@ -52,10 +52,10 @@
 /// - Returns: A function from a signal to the same signal.
 @inlinable public func beforeStarted<T, E>(_ f: @escaping () -> Void) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
-        signal.relay { next, error, completed in
+        Signal(start: { next, error, completed in
             f()
-            return (next, error, completed)
-        }
+            return signal.run(next, error, completed)
+        })
     }
 }
 
@@ -70,12 +70,12 @@
 /// - Returns: A function from a signal to the same signal.
 @inlinable public func beforeCompleted<T, E>(_ f: @escaping () -> Void) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
-        signal.relay { next, error, completed in
-            (next, error, {
+        Signal(start: { next, error, completed in
+            signal.run(next, error, {
                 f()
-                completed()
+                completed?()
             })
-        }
+        })
     }
 }
 
@@ -90,12 +90,12 @@
 /// - Returns: A function from a signal to the same signal.
 @inlinable public func afterCompleted<T, E>(_ f: @escaping () -> Void) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
-        signal.relay { next, error, completed in
-            (next, error, {
-                completed()
+        Signal(start: { next, error, completed in
+            signal.run(next, error, {
+                completed?()
                 f()
             })
-        }
+        })
     }
 }
 
@@ -111,11 +111,7 @@
 @inlinable public func afterDisposed<T, E, R>(_ f: @escaping () -> R) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal { subscriber in
-            let upstream = signal.start(
-                next: { subscriber.putNext($0) },
-                error: { subscriber.putError($0) },
-                completed: { subscriber.putCompletion() }
-            )
+            let upstream = signal.run({ subscriber.putNext($0) }, { subscriber.putError($0) }, { subscriber.putCompletion() })
             // The subscriber disposes this once: on the start's disposal or after its end.
             return ActionDisposable {
                 upstream.dispose()
@@ -151,16 +147,16 @@
 ) -> Signal<T, E> {
     Signal { subscriber in
         let state = initialState()
-        let upstream = signal.start(
-            next: { value in
+        let upstream = signal.run(
+            { value in
                 next(value, state)
                 subscriber.putNext(value)
             },
-            error: { failure in
+            { failure in
                 error(failure, state)
                 subscriber.putError(failure)
             },
-            completed: {
+            {
                 completed(state)
                 subscriber.putCompletion()
             }

@@ -1,6 +1,6 @@
 // The operators of SwiftSignalKit's Signal_Take.swift. `take` and `take(until:)` end a start on
 // their own, so each start has a subscriber of its own; `takeLast` and `last` only reshape the
-// end of a start (see Signal+Relay.swift).
+// end of a start (see Signal+Mapping.swift for how those are built).
 
 /// Passes on the first `count` values of each start and completes right after the last of them,
 /// which disposes the upstream start.
@@ -19,15 +19,15 @@
         Signal { subscriber in
             // This start's count, touched only by its `next` handler (calls never overlap).
             var taken = 0
-            return signal.start(
-                next: { value in
+            return signal.run(
+                { value in
                     guard taken < count else { return }
                     taken += 1
                     subscriber.putNext(value)
                     if taken == count { subscriber.putCompletion() }
                 },
-                error: { subscriber.putError($0) },
-                completed: { subscriber.putCompletion() }
+                { subscriber.putError($0) },
+                { subscriber.putCompletion() }
             )
         }
     }
@@ -44,14 +44,14 @@
 /// - Returns: The signal that, when the upstream completes, sends its last value (if it sent
 ///   any) and completes. An error is passed on and the value dropped.
 @inlinable public func takeLast<T, E>(_ signal: Signal<T, E>) -> Signal<T, E> {
-    signal.relay { next, error, completed in
+    Signal(start: { next, error, completed in
         // This start's state, touched only by its handlers (calls never overlap).
         var last: T?
-        return ({ last = $0 }, error, {
-            if let last { next(last) }
-            completed()
+        return signal.run({ last = $0 }, error, {
+            if let last { next?(last) }
+            completed?()
         })
-    }
+    })
 }
 
 /// What ``take(until:)`` does with one value.
@@ -95,14 +95,14 @@ extension SignalTakeAction: Sendable {}
 @inlinable public func take<T, E>(until: @escaping (T) -> SignalTakeAction) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal { subscriber in
-            signal.start(
-                next: { value in
+            signal.run(
+                { value in
                     let action = until(value)
                     if action.passthrough { subscriber.putNext(value) }
                     if action.complete { subscriber.putCompletion() }
                 },
-                error: { subscriber.putError($0) },
-                completed: { subscriber.putCompletion() }
+                { subscriber.putError($0) },
+                { subscriber.putCompletion() }
             )
         }
     }
@@ -120,12 +120,12 @@ extension SignalTakeAction: Sendable {}
 /// - Returns: The signal of one optional value, sent on completion, then completion. An error is
 ///   passed on without a value.
 @inlinable public func last<T, E>(signal: Signal<T, E>) -> Signal<T?, E> {
-    signal.relay { next, error, completed in
+    Signal(start: { next, error, completed in
         // This start's state, touched only by its handlers (calls never overlap).
         var last: T?
-        return ({ last = $0 }, error, {
-            next(last)
-            completed()
+        return signal.run({ last = $0 }, error, {
+            next?(last)
+            completed?()
         })
-    }
+    })
 }
