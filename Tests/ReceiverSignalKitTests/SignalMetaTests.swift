@@ -83,6 +83,26 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         ])
     }
 
+    /// The new inner's synchronous value is put while the switch is being handled, so it is queued
+    /// behind the switch, which ends by disposing the replaced inner (SwiftSignalKit nests it, and
+    /// delivers it before that disposal).
+    @Test func switchToLatestIgnoresWhatAReplacedInnerSendsWhileItIsDisposed() {
+        let (outer, log) = outerSource()
+        let a = Signal<Int, TestError> { subscriber in
+            subscriber.putNext(1)
+            return ActionDisposable {
+                log.record("a.dispose")
+                subscriber.putNext(99)
+                subscriber.putCompletion()
+            }
+        }
+        record(outer.signal |> switchToLatest, log)
+        outer.emit(a)
+        outer.emit(.single(2))
+        outer.complete()
+        #expect(log.recorded == ["o.subscribe#1", "next 1", "a.dispose", "next 2", "completed", "o.dispose#1"])
+    }
+
     @Test func switchToLatestCompletesOnceTheOuterHasCompletedAndNoInnerRuns() {
         let log = History<String>()
         record(Signal<Signal<Int, TestError>, TestError>.complete() |> switchToLatest, log)

@@ -117,9 +117,10 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
 /// ```
 ///
 /// Difference from SwiftSignalKit: a source that completes synchronously is started again in a
-/// loop instead of by recursion, so it cannot overflow the stack; and a start made during
-/// another's `start` is no longer disposed when that outer `start` returns (SwiftSignalKit stores
-/// the outer start last, which disposes the inner one and stalls the restarts).
+/// loop instead of by recursion, so it cannot overflow the stack. So the next start is made once
+/// the completed start's `start` has returned, not from inside it; which also fixes a stall:
+/// SwiftSignalKit stores the outer (completed) start last, which disposes the inner one that is
+/// still running, and nothing restarts it.
 ///
 /// - Parameter signal: The signal to run again and again.
 /// - Returns: A signal that runs `signal` again whenever it completes.
