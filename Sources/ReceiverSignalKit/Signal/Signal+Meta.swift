@@ -422,16 +422,15 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
 ///
 /// - Parameter label: Printed with the time, to tell measurements apart.
 /// - Returns: A function from a signal to the same signal, measured.
-public func debug_measureTimeToFirstEvent<T, E>(label: String) -> (Signal<T, E>) -> Signal<T, E> {
+@inlinable public func debug_measureTimeToFirstEvent<T, E>(label: String) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         let isFirst = Locked(true)
         return Signal(start: { next, error, completed in
-            let started = DispatchTime.now().uptimeNanoseconds
+            let started = TimeToFirstEvent.now()
             return signal.start(
                 next: { value in
                     if isFirst.withLock({ isFirst in defer { isFirst = false }; return isFirst }) {
-                        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
-                        print("measureTimeToFirstEvent(\(label): \(milliseconds) ms")
+                        TimeToFirstEvent.report(label: label, since: started)
                     }
                     next?(value)
                 },
@@ -439,5 +438,16 @@ public func debug_measureTimeToFirstEvent<T, E>(label: String) -> (Signal<T, E>)
                 completed: completed
             )
         })
+    }
+}
+
+/// The clock and the printing of `debug_measureTimeToFirstEvent`, kept out of its inlinable body
+/// so that Dispatch stays an internal import.
+@usableFromInline enum TimeToFirstEvent {
+    @usableFromInline static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    @usableFromInline static func report(label: String, since started: UInt64) {
+        let milliseconds = Double(now() - started) / 1_000_000
+        print("measureTimeToFirstEvent(\(label): \(milliseconds) ms")
     }
 }
