@@ -274,6 +274,17 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         ])
     }
 
+    /// Synchronous outers and inners are delivered before `start` returns, so SwiftSignalKit's
+    /// "read the current value with start + dispose" idiom reads through `mapToSignal`.
+    @Test func mapToSignalDeliversSynchronousValuesBeforeStartReturns() {
+        let (names, ids) = (ValuePromise("ab"), ValuePromise(2))
+        let signal = ids.get() |> mapToSignal { id in names.get() |> map { String(repeating: $0, count: id) } }
+        #expect(current(signal) == "abab")
+        ids.set(3)
+        names.set("c")
+        #expect(current(signal) == "ccc")
+    }
+
     @Test func mapToSignalPromotingErrorFailsWithTheInnerError() {
         let log = History<String>()
         let (input, values) = Signal<Int, NoError>.pipe()
