@@ -285,6 +285,27 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         #expect(current(signal) == "ccc")
     }
 
+    /// A start that never ends and whose handle is dropped lives as long as its sources: when they
+    /// go, it goes, with what its handlers and the transform captured (the pair does not keep
+    /// itself alive through its listener).
+    @Test func mapToSignalIsReleasedWithItsSources() {
+        weak var handlerCapture: Witness?
+        weak var transformCapture: Witness?
+        do {
+            let (handlerWitness, transformWitness) = (Witness(), Witness())
+            (handlerCapture, transformCapture) = (handlerWitness, transformWitness)
+            let (input, values) = Signal<Int, NoError>.pipe()
+            let mapped = values |> mapToSignal { _ in
+                _ = transformWitness
+                return Signal<Int, NoError>.never()
+            }
+            mapped.start(next: { _ in _ = handlerWitness })
+            input.putNext(1)
+        }
+        #expect(handlerCapture == nil)
+        #expect(transformCapture == nil)
+    }
+
     @Test func mapToSignalPromotingErrorFailsWithTheInnerError() {
         let log = History<String>()
         let (input, values) = Signal<Int, NoError>.pipe()
