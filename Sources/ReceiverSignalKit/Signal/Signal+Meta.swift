@@ -256,7 +256,7 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
     }
 }
 
-/// Maps each value to a signal and follows the newest one: `map(transform) |> switchToLatest`,
+/// Maps each value to a signal and follows the newest one: `map(f) |> switchToLatest`,
 /// without the intermediate signal.
 ///
 /// ```swift
@@ -264,16 +264,16 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
 /// // a new id disposes the fetch for the previous one, after the new fetch started
 /// ```
 ///
-/// `transform` runs on the thread that delivers the outer value. Everything else is as in
+/// `f` runs on the thread that delivers the outer value. Everything else is as in
 /// ``switchToLatest(_:)``.
 ///
-/// - Parameter transform: Makes the signal to follow for a value.
+/// - Parameter f: Makes the signal to follow for a value.
 /// - Returns: A function from a signal to the values of the signal made for its latest value.
-@inlinable public func mapToSignal<T, R, E>(_ transform: @escaping (T) -> Signal<R, E>) -> (Signal<T, E>) -> Signal<R, E> {
+@inlinable public func mapToSignal<T, R, E>(_ f: @escaping (T) -> Signal<R, E>) -> (Signal<T, E>) -> Signal<R, E> {
     { signal in
         Flattening<R, E>.signal(.switching) { transmitter in
             signal.start(
-                next: { transmitter.broadcast(.signal(transform($0))) },
+                next: { transmitter.broadcast(.signal(f($0))) },
                 error: { transmitter.broadcast(.outerFailed($0)) },
                 completed: { transmitter.broadcast(.outerCompleted) }
             )
@@ -288,14 +288,14 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
 /// let profile: Signal<Profile, LoadError> = accountId.get() |> mapToSignalPromotingError { id in load(id) }
 /// ```
 ///
-/// - Parameter transform: Makes the signal to follow for a value.
+/// - Parameter f: Makes the signal to follow for a value.
 /// - Returns: A function from a signal that cannot fail to the values of the signal made for its
 ///   latest value.
-@inlinable public func mapToSignalPromotingError<T, R, E>(_ transform: @escaping (T) -> Signal<R, E>) -> (Signal<T, NoError>) -> Signal<R, E> {
+@inlinable public func mapToSignalPromotingError<T, R, E>(_ f: @escaping (T) -> Signal<R, E>) -> (Signal<T, NoError>) -> Signal<R, E> {
     { signal in
         Flattening<R, E>.signal(.switching) { transmitter in
             signal.start(
-                next: { transmitter.broadcast(.signal(transform($0))) },
+                next: { transmitter.broadcast(.signal(f($0))) },
                 completed: { transmitter.broadcast(.outerCompleted) }
             )
         }
@@ -303,21 +303,21 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
 }
 
 /// Maps each value to a signal and runs those signals one at a time, in order:
-/// `map(transform) |> queue`.
+/// `map(f) |> queue`.
 ///
 /// ```swift
 /// let sent = messages |> mapToQueue { message in send(message) }
 /// ```
 ///
-/// - Parameter transform: Makes the signal to run for a value; it runs on the thread that
+/// - Parameter f: Makes the signal to run for a value; it runs on the thread that
 ///   delivers the value.
 /// - Returns: A function from a signal to the values of the signals made for its values, one
 ///   after the other.
-@inlinable public func mapToQueue<T, R, E>(_ transform: @escaping (T) -> Signal<R, E>) -> (Signal<T, E>) -> Signal<R, E> {
+@inlinable public func mapToQueue<T, R, E>(_ f: @escaping (T) -> Signal<R, E>) -> (Signal<T, E>) -> Signal<R, E> {
     { signal in
         Flattening<R, E>.signal(.queueing) { transmitter in
             signal.start(
-                next: { transmitter.broadcast(.signal(transform($0))) },
+                next: { transmitter.broadcast(.signal(f($0))) },
                 error: { transmitter.broadcast(.outerFailed($0)) },
                 completed: { transmitter.broadcast(.outerCompleted) }
             )
@@ -326,20 +326,20 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
 }
 
 /// Maps each value to a signal and runs those signals one at a time, keeping only the newest
-/// waiting one: `map(transform) |> throttled`.
+/// waiting one: `map(f) |> throttled`.
 ///
 /// ```swift
 /// let saved = drafts |> mapToThrottled { draft in save(draft) }
 /// ```
 ///
-/// - Parameter transform: Makes the signal to run for a value; it runs on the thread that
+/// - Parameter f: Makes the signal to run for a value; it runs on the thread that
 ///   delivers the value.
 /// - Returns: A function from a signal to the values of the signals that ran.
-@inlinable public func mapToThrottled<T, R, E>(_ transform: @escaping (T) -> Signal<R, E>) -> (Signal<T, E>) -> Signal<R, E> {
+@inlinable public func mapToThrottled<T, R, E>(_ f: @escaping (T) -> Signal<R, E>) -> (Signal<T, E>) -> Signal<R, E> {
     { signal in
         Flattening<R, E>.signal(.throttling) { transmitter in
             signal.start(
-                next: { transmitter.broadcast(.signal(transform($0))) },
+                next: { transmitter.broadcast(.signal(f($0))) },
                 error: { transmitter.broadcast(.outerFailed($0)) },
                 completed: { transmitter.broadcast(.outerCompleted) }
             )
