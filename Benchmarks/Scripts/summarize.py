@@ -42,6 +42,10 @@ def parse(path):
             results[name]["peakRSS"] = p50 * scale
         elif metric.startswith("Bytes per live subscription"):
             results[name]["bytes"] = p50 * scale
+        elif metric.startswith("Requested bytes per live subscription"):
+            results[name]["requested"] = p50 * scale
+        elif metric.startswith("Allocations per live subscription"):
+            results[name]["allocations"] = p50 * scale
     return results
 
 
@@ -50,6 +54,8 @@ names = sorted({name for run in runs for name in run})
 print(f"{'benchmark':70} {'ns/unit':>10} {'mallocs/unit':>13} {'peak RSS':>10}  per-run ns")
 for name in names:
     values = [run[name] for run in runs if name in run]
+    if any("bytes" in v for v in values):
+        continue  # W9: its figures are per live subscription, in the table at the end
     ns = [v["ns"] for v in values if "ns" in v]
     mallocs = [v["mallocs"] for v in values if "mallocs" in v]
     rss = [v["peakRSS"] for v in values if "peakRSS" in v]
@@ -72,16 +78,22 @@ RATIOS = [
     ("W8 2 threads / lock floor, 2 threads", "W8 Receiver .hot, 2 threads", "W8 floor: closure array + lock, 2 threads", 2.0),
     ("W10 never start+dispose / OpenCombine", "W10 never().start() + dispose()", "W10 OpenCombine Empty(completeImmediately: false) sink + cancel", 1.0),
     ("W10 never start+dispose / floor", "W10 never().start() + dispose()", "W10 floor: make and release one object", None),
+    ("W10 OpenCombine / floor", "W10 OpenCombine Empty(completeImmediately: false) sink + cancel", "W10 floor: make and release one object", None),
     ("W11 set through 5 maps / OpenCombine", "W11 ValuePromise set |> five maps", "W11 OpenCombine CurrentValueSubject send, five .map", 1.0),
     ("W11 set through 5 maps / floor", "W11 ValuePromise set |> five maps", "W11 floor: five transforms and a handler", None),
+    ("W11 OpenCombine / floor", "W11 OpenCombine CurrentValueSubject send, five .map", "W11 floor: five transforms and a handler", None),
     ("W12 combineLatest update / OpenCombine", "W12 combineLatest of three ValuePromises, one set", "W12 OpenCombine latest of three CurrentValueSubjects (flatMap + scan) send", 1.0),
     ("W12 combineLatest update / floor", "W12 combineLatest of three ValuePromises, one set", "W12 floor: latest of three behind a lock", None),
+    ("W12 OpenCombine / floor", "W12 OpenCombine latest of three CurrentValueSubjects (flatMap + scan) send", "W12 floor: latest of three behind a lock", None),
     ("W13 mapToSignal switch / OpenCombine", "W13 ValuePromise set |> mapToSignal (inner: a ValuePromise get())", "W13 OpenCombine map + switchToLatest, outer send", 1.0),
     ("W13 mapToSignal switch / floor", "W13 ValuePromise set |> mapToSignal (inner: a ValuePromise get())", "W13 floor: a new closure swapped into a locked slot, and a handler call", None),
+    ("W13 OpenCombine / floor", "W13 OpenCombine map + switchToLatest, outer send", "W13 floor: a new closure swapped into a locked slot, and a handler call", None),
     ("W14 deliverOn hop / OpenCombine", "W14 ValuePromise set |> deliverOn(serial Queue)", "W14 OpenCombine CurrentValueSubject send, receive(on: DispatchQueue)", 1.0),
     ("W14 deliverOn hop / floor", "W14 ValuePromise set |> deliverOn(serial Queue)", "W14 floor: DispatchQueue.async + semaphore", None),
+    ("W14 OpenCombine / floor", "W14 OpenCombine CurrentValueSubject send, receive(on: DispatchQueue)", "W14 floor: DispatchQueue.async + semaphore", None),
     ("W15 MetaDisposable.set / OpenCombine", "W15 MetaDisposable.set", "W15 OpenCombine AnyCancellable slot: cancel the old, store the new", 1.0),
     ("W15 MetaDisposable.set / floor", "W15 MetaDisposable.set", "W15 floor: swap a closure in a locked slot, call the old one", None),
+    ("W15 OpenCombine / floor", "W15 OpenCombine AnyCancellable slot: cancel the old, store the new", "W15 floor: swap a closure in a locked slot, call the old one", None),
 ]
 print()
 print(f"{'ratio':45} {'median':>7} {'target':>7}  met  per-run")
@@ -109,14 +121,21 @@ BYTES = [
 ]
 
 
-def median_bytes(name):
-    values = [run[name]["bytes"] for run in runs if "bytes" in run.get(name, {})]
+def median_of(name, key="bytes"):
+    values = [run[name][key] for run in runs if key in run.get(name, {})]
     return statistics.median(values) if values else float("nan")
 
 
+def figures(name):
+    """held bytes / requested bytes / allocations, per live subscription."""
+    return (f"{median_of(name):.0f} / {median_of(name, 'requested'):.0f} / "
+            f"{median_of(name, 'allocations'):.0f}")
+
+
 print()
-print(f"{'bytes per live subscription':32} {'ours':>7} {'OpenCombine':>12} {'floor':>6} {'target':>7}  met")
+print("bytes per live subscription: held (glibc chunks) / requested / allocations")
+print(f"{'':32} {'ours':>16} {'OpenCombine':>16} {'floor':>12} {'target':>7}  met")
 for what, ours, opencombine, floor, target in BYTES:
-    mine = median_bytes(ours)
+    mine = median_of(ours)
     verdict = "" if mine != mine else ("yes" if mine <= target else "NO")
-    print(f"{what:32} {mine:7.0f} {median_bytes(opencombine):12.0f} {median_bytes(floor):6.0f} {target:7}  {verdict}")
+    print(f"{what:32} {figures(ours):>16} {figures(opencombine):>16} {figures(floor):>12} {target:7}  {verdict}")

@@ -17,8 +17,8 @@ import Darwin
 /// builds, runs and checks its result; the figures are meaningless.
 let isSmokeRun = getenv("RECEIVER_BENCH_SMOKE") != nil
 
-/// A benchmark configuration measuring time and allocations over `units` units of work per
-/// iteration; the README divides the reported figures by `units`.
+/// A benchmark configuration measuring time (in nanoseconds) and allocations over `units` units of
+/// work per iteration; package-benchmark divides the figures marked `*` by `units`.
 func configuration(
     units: BenchmarkScalingFactor,
     metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal],
@@ -26,6 +26,7 @@ func configuration(
 ) -> Benchmark.Configuration {
     .init(
         metrics: metrics,
+        timeUnits: .nanoseconds,  // automatic units would print 28 μs for 27,600 ns
         warmupIterations: isSmokeRun ? 0 : 3,
         scalingFactor: units,
         maxDuration: isSmokeRun ? .milliseconds(1) : maxDuration,
