@@ -1,0 +1,121 @@
+// The one engine behind every `combineLatest` overload (Signal+Combine.swift, generated).
+//
+// Per start: one `.hot` pair, whose single listener owns the combining state. Every input event is
+// broadcast into that pair, so the state is updated, and the tuple put into the downstream
+// subscriber, in the pair's one serialized order: two inputs updating on two threads can never
+// emit their tuples out of order, and no lock is held while the state changes, while the tuple is
+// built, or while a replaced value is released (its `deinit` is user code).
+//
+// The state is type-erased (values as `Any`, indexed by input) so that the 25 tuple overloads,
+// the seeded one and the array one share this code; each overload only supplies its sources and
+// how to cast the values back into its result. Everything is `@inlinable`, so it is specialised
+// for the result and error types in the user's module, like the core's delivery path.
+//
+// What one start keeps alive, besides the downstream subscriber and the inputs' own starts:
+//
+//   the pair ──▶ listener ──▶ CombineLatestState ──▶ subscriber, values
+//   each input's handlers ──▶ the pair's transmitter (+ the input's index)
+//   subscriber's resources ──▶ CombineLatestDisposable ──▶ the listener's and the inputs' disposables
+
+/// An input event, as it travels through a start's pair: a value of input `index` (0 or more),
+/// or a terminal event. A plain struct, not an enum generic over `E`: the pair copies and tests
+/// its waves, and a multi-payload enum holding an `Any` is copied and tested through the runtime
+/// on every step (measured: a quarter of an update's cost).
+@usableFromInline struct CombineLatestEvent {
+    @usableFromInline static let error = -1  // `value` is the error, as `Any`
+    @usableFromInline static let completion = -2
+
+    @usableFromInline let index: Int
+    @usableFromInline let value: Any
+
+    @inlinable init(index: Int, value: Any) { (self.index, self.value) = (index, value) }
+}
+
+/// One input of a `combineLatest`, type-erased: starting it sends its events into a start's pair.
+@usableFromInline struct CombineLatestSource<E> {
+    @usableFromInline let start: (Receiver<CombineLatestEvent>.Transmitter, Int) -> any Disposable
+
+    /// Erases `signal`, wrapped in `deliverOn(queue)` when there is a queue (once, here, rather
+    /// than on every start).
+    @inlinable init<T>(_ signal: Signal<T, E>, on queue: Queue?) {
+        let signal = queue.map { signal |> deliverOn($0) } ?? signal
+        // Only `next` needs the index, so it is the one handler that allocates a context; a
+        // closure capturing only the transmitter uses it as its context.
+        start = { pair, index in
+            signal.start(
+                next: { pair.broadcast(CombineLatestEvent(index: index, value: $0)) },
+                error: { pair.broadcast(CombineLatestEvent(index: CombineLatestEvent.error, value: $0)) },
+                completed: { pair.broadcast(CombineLatestEvent(index: CombineLatestEvent.completion, value: ())) }
+            )
+        }
+    }
+}
+
+/// The combining state of one start; only the pair's listener touches it, so it needs no lock.
+@usableFromInline final class CombineLatestState<R, E> {
+    @usableFromInline let subscriber: Subscriber<R, E>
+    @usableFromInline let combine: ([Any?]) -> R
+    @exclusivity(unchecked) @usableFromInline var values: [Any?]  // the latest value of each input, nil until it sends one
+    @usableFromInline var missing: Int  // inputs without a value yet
+    @usableFromInline var running: Int  // inputs not completed yet
+
+    @inlinable init(subscriber: Subscriber<R, E>, combine: @escaping ([Any?]) -> R, values: [Any?]) {
+        (self.subscriber, self.combine, self.values) = (subscriber, combine, values)
+        missing = values.lazy.filter { $0 == nil }.count
+        running = values.count
+    }
+
+    /// Each input sends at most one terminal event (its subscriber stops after it), so counting
+    /// completions is enough. The first error terminates the subscriber, which disposes this
+    /// listener and every input.
+    @inlinable func receive(_ event: CombineLatestEvent) {
+        switch event.index {
+        case 0...:
+            if values[event.index] == nil { missing -= 1 }
+            values[event.index] = event.value
+            if missing == 0 { subscriber.putNext(combine(values)) }
+        case CombineLatestEvent.error:
+            subscriber.putError(event.value as! E)
+        default:
+            running -= 1
+            if running == 0 { subscriber.putCompletion() }
+        }
+    }
+}
+
+/// What a start's generator returns: the listener first (so the state stops changing), then the
+/// inputs, in order. Each member's `dispose()` is idempotent and thread-safe, so this is too.
+@usableFromInline final class CombineLatestDisposable: Disposable {
+    @usableFromInline let members: [any Disposable]
+
+    @inlinable init(_ members: [any Disposable]) { self.members = members }
+
+    @usableFromInline func dispose() {
+        for member in members { member.dispose() }
+    }
+}
+
+/// The shared body of every `combineLatest`: emits `combine(values)` once every input has a
+/// value, then on every value; completes when all inputs have; forwards the first error.
+///
+/// - Parameters:
+///   - sources: The inputs, started in order, synchronously, at each start.
+///   - seed: Initial values, one per input (`nil`: none). When every input has one, their
+///     combination is put at once, before any input is started.
+///   - combine: Makes the result from the values, all non-nil when it is called.
+@inlinable func combineLatestAny<R, E>(
+    _ sources: [CombineLatestSource<E>], seed: [Any?]? = nil, combine: @escaping ([Any?]) -> R
+) -> Signal<R, E> {
+    Signal { subscriber in
+        let state = CombineLatestState(subscriber: subscriber, combine: combine, values: seed ?? Array(repeating: nil, count: sources.count))
+        if state.missing == 0 { subscriber.putNext(combine(state.values)) }
+        let (pair, receiver) = Receiver<CombineLatestEvent>.make()
+        var members: [any Disposable] = []
+        members.reserveCapacity(sources.count + 1)
+        members.append(receiver.listen { state.receive($0) })
+        for (index, source) in sources.enumerated() {
+            members.append(source.start(pair, index))
+        }
+        return CombineLatestDisposable(members)
+    }
+}
