@@ -85,7 +85,7 @@ def sources(n):
 
 
 def casts(n):
-    return "(" + ", ".join(f"$0[{i - 1}]! as! T{i}" for i in range(1, n + 1)) + ")"
+    return "(" + ", ".join(f"$0[{i - 1}] as! T{i}" for i in range(1, n + 1)) + ")"
 
 
 def short_doc(n):
@@ -163,7 +163,7 @@ ARRAY = f"""\
 @inlinable
 public func combineLatest<T, E>(queue: Queue? = nil, _ signals: [Signal<T, E>]) -> Signal<[T], E> {{
     guard !signals.isEmpty else {{ return .single([]) }}
-    return combineLatestAny(signals.map {{ .init($0, on: queue) }}) {{ $0.map {{ $0! as! T }} }}
+    return combineLatestAny(signals.map {{ .init($0, on: queue) }}) {{ $0.map {{ $0 as! T }} }}
 }}
 """
 
