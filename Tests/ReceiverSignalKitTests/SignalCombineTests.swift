@@ -151,6 +151,36 @@ private enum Watchdog {
         #expect(current(signal).map(pair) == [1, 3])
     }
 
+    /// Disposing a start releases the latest values it kept, while its inputs live on.
+    @Test func disposingReleasesTheLatestValues() {
+        let (input, values) = Signal<Witness, NoError>.pipe()
+        let other = ValuePromise(0)
+        weak var watched: Witness?
+        let disposable = combineLatest(values, other.get()).start()
+        do {
+            let witness = Witness()
+            watched = witness
+            input.putNext(witness)
+        }
+        #expect(watched != nil)
+        disposable.dispose()
+        #expect(watched == nil)
+    }
+
+    /// A start that is never disposed is released with its inputs: the start's state holds its
+    /// subscriber, whose disposables lead back to the start's pair, and that loop must not leak.
+    @Test func aStartIsReleasedWithItsInputs() {
+        weak var watched: Witness?
+        do {
+            let first = ValuePromise(1), second = ValuePromise(2)
+            let witness = Witness()
+            watched = witness
+            combineLatest(first.get(), second.get()).start(next: { _ in _ = witness })
+            second.set(3)
+        }
+        #expect(watched == nil)
+    }
+
     @Test func theSeededOverloadSendsTheSeedAtStartBeforeSubscribing() {
         let log = History<String>()
         let (a, signalA) = input("a", log: log), (b, signalB) = input("b", log: log)
@@ -212,6 +242,39 @@ private enum Watchdog {
         promises[25].set(250)
         #expect(history.recorded == [Array(0..<26), Array(0..<25) + [250]])
         disposable.dispose()
+    }
+
+    /// Every tuple overload, 2 to 26 inputs, puts each input's value in its own place.
+    @Test func everyTupleOverloadPutsEachInputInItsPlace() {
+        let s = (0..<26).map { Signal<Int, NoError>.single($0) }
+        func values<T>(_ signal: Signal<T, NoError>) -> [Int]? {
+            current(signal).map { tuple in Mirror(reflecting: tuple).children.map { $0.value as! Int } }
+        }
+        #expect(values(combineLatest(s[0], s[1])) == Array(0..<2))
+        #expect(values(combineLatest(s[0], s[1], s[2])) == Array(0..<3))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3])) == Array(0..<4))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4])) == Array(0..<5))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5])) == Array(0..<6))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6])) == Array(0..<7))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7])) == Array(0..<8))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8])) == Array(0..<9))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])) == Array(0..<10))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10])) == Array(0..<11))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11])) == Array(0..<12))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12])) == Array(0..<13))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13])) == Array(0..<14))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14])) == Array(0..<15))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15])) == Array(0..<16))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16])) == Array(0..<17))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17])) == Array(0..<18))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17], s[18])) == Array(0..<19))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17], s[18], s[19])) == Array(0..<20))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17], s[18], s[19], s[20])) == Array(0..<21))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17], s[18], s[19], s[20], s[21])) == Array(0..<22))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17], s[18], s[19], s[20], s[21], s[22])) == Array(0..<23))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17], s[18], s[19], s[20], s[21], s[22], s[23])) == Array(0..<24))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17], s[18], s[19], s[20], s[21], s[22], s[23], s[24])) == Array(0..<25))
+        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17], s[18], s[19], s[20], s[21], s[22], s[23], s[24], s[25])) == Array(0..<26))
     }
 
     @Test func anErrorTypeThatIsNotAnErrorCompiles() {

@@ -13,9 +13,13 @@
 //
 // What one start keeps alive, besides the downstream subscriber and the inputs' own starts:
 //
-//   the pair ──▶ listener ──▶ CombineLatestState ──▶ subscriber, values
-//   each input's handlers ──▶ the pair's transmitter (+ the input's index)
-//   subscriber's resources ──▶ CombineLatestDisposable ──▶ the listener's and the inputs' disposables
+//   each input's handlers ──▶ the pair's transmitter ──▶ listener ──▶ CombineLatestState
+//   CombineLatestState ──▶ subscriber ──▶ CombineLatestDisposable ──▶ the inputs' starts
+//
+// The loop through the subscriber is cut when the start ends: terminating or disposing the
+// subscriber disposes the inputs' starts, which release their handlers, the only holders of the
+// transmitter, whose end releases the listener and the state. A start never disposed is released
+// the same way when its inputs end.
 
 /// An input event, as it travels through a start's pair: a value of input `index` (0 or more),
 /// or a terminal event. A plain struct, not an enum generic over `E`: the pair copies and tests
@@ -74,8 +78,8 @@
     }
 
     /// Each input sends at most one terminal event (its subscriber stops after it), so counting
-    /// completions is enough. The first error terminates the subscriber, which disposes this
-    /// listener and every input.
+    /// completions is enough. The first error terminates the subscriber, which disposes every
+    /// input; an event already queued in the pair then reaches a subscriber that ignores it.
     @inlinable func receive(_ event: CombineLatestEvent) {
         switch event.index {
         case 0...:
@@ -91,15 +95,15 @@
     }
 }
 
-/// What a start's generator returns: the listener first (so the state stops changing), then the
-/// inputs, in order. Each member's `dispose()` is idempotent and thread-safe, so this is too.
+/// What a start's generator returns: disposes the inputs' starts, in order. Each one's
+/// `dispose()` is idempotent and thread-safe, so this is too.
 @usableFromInline final class CombineLatestDisposable: Disposable {
-    @usableFromInline let members: [any Disposable]
+    @usableFromInline let inputs: [any Disposable]
 
-    @inlinable init(_ members: [any Disposable]) { self.members = members }
+    @inlinable init(_ inputs: [any Disposable]) { self.inputs = inputs }
 
     @usableFromInline func dispose() {
-        for member in members { member.dispose() }
+        for input in inputs { input.dispose() }
     }
 }
 
@@ -119,12 +123,14 @@
         let values = seed ?? Array(repeating: CombineLatestNoValue(), count: sources.count)
         let state = CombineLatestState(subscriber: subscriber, combine: combine, values: values)
         let (pair, receiver) = Receiver<CombineLatestEvent>.make()
-        var members: [any Disposable] = []
-        members.reserveCapacity(sources.count + 1)
-        members.append(receiver.listen { state.receive($0) })
+        // The listener is not kept: disposing the inputs releases their handlers, the only holders
+        // of `pair`, and the pair's end releases the listener and the state.
+        receiver.listen { state.receive($0) }
+        var inputs: [any Disposable] = []
+        inputs.reserveCapacity(sources.count)
         for (index, source) in sources.enumerated() {
-            members.append(source.start(pair, index))
+            inputs.append(source.start(pair, index))
         }
-        return CombineLatestDisposable(members)
+        return CombineLatestDisposable(inputs)
     }
 }
