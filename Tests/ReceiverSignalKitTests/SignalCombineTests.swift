@@ -143,6 +143,22 @@ private enum Watchdog {
         #expect(log.recorded == ["start a", "start b", "dispose a", "dispose b"])
     }
 
+    /// Differs from SwiftSignalKit, which nests: an input set from inside the handler is queued,
+    /// and its tuple arrives after the handler returns.
+    @Test func anInputSetFromInsideTheHandlerIsQueuedNotNested() {
+        let first = ValuePromise(1), second = ValuePromise(10)
+        let log = History<String>()
+        let disposable = combineLatest(first.get(), second.get()).start(next: { a, b in
+            log.record("\(a) \(b)")
+            if b == 10 {
+                second.set(20)
+                log.record("set returned")
+            }
+        })
+        #expect(log.recorded == ["1 10", "set returned", "1 20"])
+        disposable.dispose()
+    }
+
     @Test func eachStartHasItsOwnState() {
         let first = ValuePromise(1), second = ValuePromise(2)
         let signal = combineLatest(first.get(), second.get())

@@ -42,10 +42,11 @@ public func combineLatest<T1, T2, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _
 /// `(v1, v2)` at once, before subscribing, then a tuple on every value from either input.
 ///
 /// ```swift
-/// let (input, typed) = Signal<String, NoError>.pipe()   // sends nothing until typed into
-/// combineLatest(typed, "", ready.get(), false)
-///     .start(next: { text, ready in print(text, ready) })   // prints " false" at once
-/// input.putNext("hi")                                       // prints "hi false"
+/// let (query, queries) = Signal<String, NoError>.pipe()   // no value until one is put
+/// let (loading, isLoading) = Signal<Bool, NoError>.pipe()
+/// combineLatest(queries, "", isLoading, false)
+///     .start(next: { text, busy in print("\(text)|\(busy)") })   // prints "|false" at once
+/// query.putNext("hi")                                            // prints "hi|false"
 /// ```
 ///
 /// Otherwise as the two-input `combineLatest(queue:_:_:)`: completes when both inputs have
