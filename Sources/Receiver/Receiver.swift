@@ -330,8 +330,8 @@ extension Receiver {
 
         /// Adds `listener` (last in delivery order) and returns what it is replayed.
         @inlinable mutating func add(_ listener: Listener) -> [Wave] {
-            if listeners.count == listeners.capacity { sweep() }  // amortised O(1) per listener
-            let replay = Array(kept[oldest...] + kept[..<oldest])
+            if !listeners.isEmpty, listeners.count == listeners.capacity { sweep() }  // amortised O(1) per listener
+            let replay = kept.isEmpty ? [] : Array(kept[oldest...] + kept[..<oldest])
             (listener.since, listener.held) = (waveCount, replay.isEmpty ? nil : [])
             listeners.append(listener)
             return replay
