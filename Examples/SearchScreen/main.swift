@@ -1,0 +1,304 @@
+// A search screen, written the way SwiftSignalKit apps are: `swift run SearchScreen`.
+//
+// What it shows:
+// - The screen's state comes from `combineLatest` of three promises: the query
+//   (`ValuePromise<String>`), the results (`Promise<[Item]>`) and the spinner
+//   (`ValuePromise<Bool>`), mapped into one `ScreenState`.
+// - Each change of the query starts a (pretend) request with `mapToSignal`. The request answers
+//   after a `delay` on a background `Queue`; a newer query cancels the request in flight, because
+//   `mapToSignal` disposes the previous inner signal. SwiftSignalKit starts the new request first
+//   and then disposes the old one, which is the order the output shows.
+// - `|> deliverOnMainQueue` brings the answers and the state to main-queue consumers.
+// - A view model owns what it started: a `MetaDisposable` for the search, a `DisposableSet` for
+//   the rest, both disposed in its `deinit`. Closing the screen cancels the request in flight.
+//
+// Threading:
+// - main queue: the script (each step is one main-queue turn, as a keystroke would be), the view
+//   model (`type(_:)`, the promises' `set`s), the search's `next` handler, and the screen.
+// - "network" queue: a request's answer. `delay` subscribes to the answer there, so it is sent
+//   there; `deliverOnMainQueue` moves it to the main queue.
+// - Cancelling runs on whatever thread disposes: here the main queue, inside the keystroke that
+//   replaces the query, or inside the view model's `deinit`.
+// The main queue really runs: the file ends in `dispatchMain()` (which on Linux is what services
+// `DispatchQueue.main`), and the last step calls `exit(0)` from the main queue.
+//
+// The output is the same on every run: each step waits until the screen shows what the step
+// expects before the next one starts, so no timing decides the order of the lines.
+
+import ReceiverSignalKit
+import Dispatch
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+// MARK: - Model
+
+struct Item: Equatable {
+    var title: String
+}
+
+/// Everything the screen draws.
+struct ScreenState: Equatable {
+    var query: String
+    var results: [Item]
+    var isLoading: Bool
+}
+
+/// The queue the pretend network answers on.
+enum Queues {
+    static let network = Queue(name: "network")
+}
+
+/// Prints a line, tagged with the queue it is printed on, so the output shows the threading.
+func log(_ text: String) {
+    print("   \(Queues.network.isCurrent() ? "network" : "main   ") | \(text)")
+}
+
+// MARK: - A pretend network
+
+/// Answers searches over a fixed catalogue after a delay, on its own serial queue.
+final class FakeNetwork {
+    let queue = Queues.network
+    private let catalogue = ["Promise", "Queue", "Signal", "Subscriber", "Swift", "SwiftSignalKit", "SwiftUI"]
+        .map(Item.init(title:))
+    /// Shared by every request's start, on any thread.
+    private let requestCount = Atomic<Int>(value: 0)
+
+    /// A request for `query`: per start, sends the matching items after `delay` seconds on `queue`
+    /// and completes. Disposing it before then cancels it and says so.
+    func search(_ query: String, delay seconds: Double = 0.2) -> Signal<[Item], NoError> {
+        let catalogue = catalogue
+        let answer = Signal<[Item], NoError> { subscriber in
+            subscriber.putNext(catalogue.filter { $0.title.lowercased().hasPrefix(query.lowercased()) })
+            subscriber.putCompletion()
+            return EmptyDisposable
+        }
+        let queue = queue
+        let requestCount = requestCount
+        return Signal { subscriber in
+            let number = requestCount.modify { $0 + 1 }
+            log("request #\(number) for '\(query)' sent")
+            // Written on the network queue, read by whoever disposes: shared state, so Atomic.
+            let answered = Atomic<Bool>(value: false)
+            let request = (answer |> delay(seconds, queue: queue)).start(
+                next: { items in
+                    _ = answered.swap(true)
+                    log("request #\(number) for '\(query)' answered: \(items.count) items")
+                    subscriber.putNext(items)
+                },
+                completed: { subscriber.putCompletion() }
+            )
+            // Runs on disposal, which also happens after the request completed (the subscriber
+            // disposes it then): only an unanswered request was cancelled.
+            return ActionDisposable {
+                request.dispose()
+                if !answered.with({ $0 }) { log("request #\(number) for '\(query)' cancelled") }
+            }
+        }
+    }
+}
+
+// MARK: - View model
+
+/// The search screen's logic: its state, the search, and the subscriptions it owns.
+final class SearchViewModel {
+    private let query = ValuePromise<String>("", ignoreRepeated: true)
+    private let results = Promise<[Item]>([])
+    private let isLoading = ValuePromise<Bool>(false, ignoreRepeated: true)
+
+    /// The search pipeline: one request per query, the newest only.
+    private let searchDisposable = MetaDisposable()
+    /// Everything else this view model started: here, the screen's subscription to its state.
+    private let disposables = DisposableSet()
+
+    /// What the screen shows, delivered on the main queue: a new state whenever a promise changes.
+    var state: Signal<ScreenState, NoError> {
+        combineLatest(query.get(), results.get(), isLoading.get())
+            |> map { query, results, isLoading in
+                ScreenState(query: query, results: results, isLoading: isLoading)
+            }
+            |> deliverOnMainQueue
+    }
+
+    init(network: FakeNetwork, screen: SearchScreen) {
+        let results = self.results
+        let isLoading = self.isLoading
+        searchDisposable.set(
+            (query.get()
+                |> mapToSignal { query -> Signal<[Item], NoError> in
+                    if query.isEmpty { return .single([]) }  // nothing to ask the network
+                    return network.search(query)
+                }
+                |> deliverOnMainQueue)
+                .start(next: { items in
+                    results.set(.single(items))
+                    isLoading.set(false)
+                })
+        )
+        disposables.add(state.start(next: { [weak screen] state in screen?.show(state) }))
+    }
+
+    /// The user edited the search field (main queue).
+    func type(_ text: String) {
+        isLoading.set(!text.isEmpty)
+        query.set(text)
+    }
+
+    deinit {
+        log("view model released: disposing its search and its subscriptions")
+        searchDisposable.dispose()
+        disposables.dispose()
+    }
+}
+
+// MARK: - The screen
+
+/// The screen's views, drawn as one line of text (main queue only). It takes every state the
+/// view model sends; `onShow` lets the script look at it.
+final class SearchScreen {
+    var onShow: (ScreenState) -> Void = { _ in }
+
+    func show(_ state: ScreenState) {
+        dispatchPrecondition(condition: .onQueue(.main))
+        onShow(state)
+    }
+
+    static func draw(_ state: ScreenState) -> String {
+        let field = "[" + state.query + String(repeating: " ", count: max(0, 5 - state.query.count)) + "]"
+        let titles = state.results.map(\.title).joined(separator: ", ")
+        switch (state.isLoading, state.results.isEmpty, state.query.isEmpty) {
+        case (true, true, _): return "screen: \(field) searching…"
+        case (true, false, _): return "screen: \(field) searching… (still showing: \(titles))"
+        case (false, _, true): return "screen: \(field) type to search"
+        case (false, true, false): return "screen: \(field) no results"
+        case (false, false, false): return "screen: \(field) \(titles)"
+        }
+    }
+}
+
+// MARK: - The script
+
+/// One thing the user does, and what the screen shows once the app has handled it.
+struct Step {
+    var title: String
+    var action: () -> Void
+    var shows: (ScreenState) -> Bool
+}
+
+/// Runs the steps on the main queue: each step's action in its own main-queue turn, then waits
+/// until the screen shows what the step expects, draws it, and starts the next step.
+final class Script {
+    private var steps: [Step] = []
+    private var current = -1
+    /// Whether the current step has yet to see its screen (later states are not drawn).
+    private var isWaiting = false
+    private var screen: SearchScreen? = SearchScreen()
+    private var viewModel: SearchViewModel?
+    private let network = FakeNetwork()
+
+    func run() {
+        let screen = screen!
+        screen.onShow = { [unowned self] state in
+            guard isWaiting, steps[current].shows(state) else { return }
+            isWaiting = false
+            log(SearchScreen.draw(state))
+            Queue.mainQueue().justDispatch { self.next() }  // the next step in a turn of its own
+        }
+        steps = [
+            Step(title: "The screen opens.", action: { [unowned self] in
+                viewModel = SearchViewModel(network: network, screen: screen)
+            }, shows: { $0.query.isEmpty && !$0.isLoading }),
+            Step(title: "The user types \"s\".", action: { [unowned self] in viewModel?.type("s") },
+                 shows: { $0.query == "s" && $0.isLoading }),
+            Step(title: "The answer arrives.", action: {},
+                 shows: { $0.query == "s" && !$0.isLoading }),
+            Step(title: "The user types \"w\".", action: { [unowned self] in viewModel?.type("sw") },
+                 shows: { $0.query == "sw" && $0.isLoading }),
+            Step(title: "The user types \"i\" before the answer for \"sw\": mapToSignal cancels it.",
+                 action: { [unowned self] in viewModel?.type("swi") },
+                 shows: { $0.query == "swi" && $0.isLoading }),
+            Step(title: "The answer for \"swi\" arrives.", action: {},
+                 shows: { $0.query == "swi" && !$0.isLoading }),
+            Step(title: "The user clears the field: no request, the list empties at once.",
+                 action: { [unowned self] in viewModel?.type("") },
+                 shows: { $0.query.isEmpty && $0.results.isEmpty }),
+            Step(title: "The user types \"q\".", action: { [unowned self] in viewModel?.type("q") },
+                 shows: { $0.query == "q" && $0.isLoading }),
+            Step(title: "The user closes the screen before the answer.", action: { [unowned self] in
+                viewModel = nil
+                self.screen = nil
+                log("screen closed; exiting")
+                exit(0)
+            }, shows: { _ in false }),
+        ]
+        next()
+    }
+
+    private func next() {
+        current += 1
+        let step = steps[current]
+        print("\(current + 1). \(step.title)")
+        isWaiting = true
+        step.action()
+    }
+}
+
+// MARK: - Temporary stand-ins (until combineLatest, mapToSignal and delay land on main)
+
+func combineLatest<T1, T2, T3, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>) -> Signal<(T1, T2, T3), E> {
+    Signal { subscriber in
+        let latest = Atomic<(T1?, T2?, T3?)>(value: (nil, nil, nil))
+        func emit() {
+            let (a, b, c) = latest.with { $0 }
+            if let a, let b, let c { subscriber.putNext((a, b, c)) }
+        }
+        let set = DisposableSet()
+        set.add(s1.start(next: { v in _ = latest.modify { (v, $0.1, $0.2) }; emit() }))
+        set.add(s2.start(next: { v in _ = latest.modify { ($0.0, v, $0.2) }; emit() }))
+        set.add(s3.start(next: { v in _ = latest.modify { ($0.0, $0.1, v) }; emit() }))
+        return set
+    }
+}
+
+func mapToSignal<T, R, E>(_ f: @escaping (T) -> Signal<R, E>) -> (Signal<T, E>) -> Signal<R, E> {
+    { signal in
+        Signal { subscriber in
+            let inner = MetaDisposable()
+            let generation = Atomic<Int>(value: 0)
+            let outer = signal.start(next: { value in
+                let mine = generation.modify { $0 + 1 }
+                inner.set(f(value).start(next: { r in
+                    if generation.with({ $0 }) == mine { subscriber.putNext(r) }
+                }))
+            })
+            return ActionDisposable { inner.dispose(); outer.dispose() }
+        }
+    }
+}
+
+func delay<T, E>(_ timeout: Double, queue: Queue) -> (_ signal: Signal<T, E>) -> Signal<T, E> {
+    { signal in
+        Signal { subscriber in
+            let started = MetaDisposable()
+            let cancelled = Atomic<Bool>(value: false)
+            queue.after(timeout) {
+                if !cancelled.with({ $0 }) {
+                    started.set(signal.start(next: { subscriber.putNext($0) }, completed: { subscriber.putCompletion() }))
+                }
+            }
+            return ActionDisposable { _ = cancelled.swap(true); started.dispose() }
+        }
+    }
+}
+
+// MARK: - Main
+
+print("SearchScreen: a search screen built the SwiftSignalKit way (see the comment at the top of main.swift).")
+let script = Script()
+Queue.mainQueue().justDispatch { script.run() }
+dispatchMain()
