@@ -49,28 +49,32 @@ struct ScreenState: Equatable {
     var isLoading: Bool
 }
 
-/// The queue the pretend network answers on.
-enum Queues {
-    static let network = Queue(name: "network")
+/// Prints a line, tagged with the queue it runs on (asked of `Queue.isCurrent()`), so the output
+/// shows the threading.
+func log(_ text: String) {
+    let queue = Queue.mainQueue().isCurrent() ? "main" : FakeNetwork.queue.isCurrent() ? "network" : "other"
+    print("   \(queue.padding(to: 7)) | \(text)")
 }
 
-/// Prints a line, tagged with the queue it is printed on, so the output shows the threading.
-func log(_ text: String) {
-    print("   \(Queues.network.isCurrent() ? "network" : "main   ") | \(text)")
+extension String {
+    /// The string with spaces after it up to `width` characters.
+    func padding(to width: Int) -> String {
+        self + String(repeating: " ", count: max(0, width - count))
+    }
 }
 
 // MARK: - A pretend network
 
 /// Answers searches over a fixed catalogue after a delay, on its own serial queue.
 final class FakeNetwork {
-    let queue = Queues.network
+    static let queue = Queue(name: "network")
     private let catalogue = ["Promise", "Queue", "Signal", "Subscriber", "Swift", "SwiftSignalKit", "SwiftUI"]
         .map(Item.init(title:))
     /// Shared by every request's start, on any thread.
     private let requestCount = Atomic<Int>(value: 0)
 
-    /// A request for `query`: per start, sends the matching items after `delay` seconds on `queue`
-    /// and completes. Disposing it before then cancels it and says so.
+    /// A request for `query`: per start, sends the matching items after `seconds` on the network
+    /// queue and completes. Disposing it before then cancels it and says so.
     func search(_ query: String, delay seconds: Double = 0.2) -> Signal<[Item], NoError> {
         let catalogue = catalogue
         let answer = Signal<[Item], NoError> { subscriber in
@@ -78,14 +82,13 @@ final class FakeNetwork {
             subscriber.putCompletion()
             return EmptyDisposable
         }
-        let queue = queue
         let requestCount = requestCount
         return Signal { subscriber in
             let number = requestCount.modify { $0 + 1 }
             log("request #\(number) for '\(query)' sent")
             // Written on the network queue, read by whoever disposes: shared state, so Atomic.
             let answered = Atomic<Bool>(value: false)
-            let request = (answer |> delay(seconds, queue: queue)).start(
+            let request = (answer |> delay(seconds, queue: Self.queue)).start(
                 next: { items in
                     _ = answered.swap(true)
                     log("request #\(number) for '\(query)' answered: \(items.count) items")
@@ -132,9 +135,12 @@ final class SearchViewModel {
             (query.get()
                 |> mapToSignal { query -> Signal<[Item], NoError> in
                     if query.isEmpty { return .single([]) }  // nothing to ask the network
-                    return network.search(query)
-                }
-                |> deliverOnMainQueue)
+                    // The answer comes on the network queue: move it to the main queue here, inside
+                    // the switch, so that everything the switch does (start the new request,
+                    // cancel the old one, pass an answer on) happens on the main queue, in order
+                    // with the keystrokes.
+                    return network.search(query) |> deliverOnMainQueue
+                })
                 .start(next: { items in
                     results.set(.single(items))
                     isLoading.set(false)
@@ -169,7 +175,7 @@ final class SearchScreen {
     }
 
     static func draw(_ state: ScreenState) -> String {
-        let field = "[" + state.query + String(repeating: " ", count: max(0, 5 - state.query.count)) + "]"
+        let field = "[\(state.query.padding(to: 5))]"
         let titles = state.results.map(\.title).joined(separator: ", ")
         switch (state.isLoading, state.results.isEmpty, state.query.isEmpty) {
         case (true, true, _): return "screen: \(field) searching…"
@@ -197,12 +203,11 @@ final class Script {
     private var current = -1
     /// Whether the current step has yet to see its screen (later states are not drawn).
     private var isWaiting = false
-    private var screen: SearchScreen? = SearchScreen()
+    private let screen = SearchScreen()
     private var viewModel: SearchViewModel?
     private let network = FakeNetwork()
 
     func run() {
-        let screen = screen!
         screen.onShow = { [unowned self] state in
             guard isWaiting, steps[current].shows(state) else { return }
             isWaiting = false
@@ -211,7 +216,7 @@ final class Script {
         }
         steps = [
             Step(title: "The screen opens.", action: { [unowned self] in
-                viewModel = SearchViewModel(network: network, screen: screen)
+                viewModel = SearchViewModel(network: network, screen: self.screen)
             }, shows: { $0.query.isEmpty && !$0.isLoading }),
             Step(title: "The user types \"s\".", action: { [unowned self] in viewModel?.type("s") },
                  shows: { $0.query == "s" && $0.isLoading }),
@@ -230,8 +235,7 @@ final class Script {
             Step(title: "The user types \"q\".", action: { [unowned self] in viewModel?.type("q") },
                  shows: { $0.query == "q" && $0.isLoading }),
             Step(title: "The user closes the screen before the answer.", action: { [unowned self] in
-                viewModel = nil
-                self.screen = nil
+                viewModel = nil  // its owner lets it go; its deinit disposes what it started
                 log("screen closed; exiting")
                 exit(0)
             }, shows: { _ in false }),
