@@ -7,6 +7,10 @@ import PackageDescription
 // worktree may be called anything), so name the library's package by the folder above this one.
 let receiverPackage = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "Receiver")
 
+// `combineLatest` and `mapToSignal` are being written (issue 8): set this to true once
+// ReceiverSignalKit has them, to build and run their benchmarks (SignalKitCombinators.swift).
+let hasCombinators = false
+
 let package = Package(
     name: "ReceiverBenchmarks",
     platforms: [.macOS(.v13)],
@@ -14,16 +18,25 @@ let package = Package(
         .package(path: ".."),
         .package(url: "https://github.com/ordo-one/package-benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+        // package-benchmark's own malloc counter, read directly by W9 (bytes per live subscription).
+        .package(url: "https://github.com/ordo-one/malloc-interposer.git", exact: "1.6.1"),
     ],
     targets: [
+        .target(name: "MallocStatistics", path: "Benchmarks/MallocStatistics"),
         .executableTarget(
             name: "ReceiverBenchmarks",
             dependencies: [
                 .product(name: "Receiver", package: receiverPackage),
+                .product(name: "ReceiverSignalKit", package: receiverPackage),
+                "MallocStatistics",
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ],
             path: "Benchmarks/ReceiverBenchmarks",
+            exclude: hasCombinators ? [] : ["SignalKitCombinators.swift"],
+            swiftSettings: hasCombinators ? [.define("RECEIVER_HAS_COMBINATORS")] : [],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         )
     ],

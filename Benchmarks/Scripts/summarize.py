@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Reads the text output of one or more `swift package benchmark` runs and prints, per benchmark,
 the median (p50) wall-clock time and malloc count per unit of work, and the median over runs;
-then each target ratio of issue 4, computed within each run (numerator and denominator from the
-same run, so machine noise mostly cancels) and its median over runs.
+then each target ratio of issues 4 and 8, computed within each run (numerator and denominator
+from the same run, so machine noise mostly cancels) and its median over runs; then W9's bytes per
+live subscription (a custom metric, one figure per iteration) against issue 8's targets.
 
 Figures marked `*` by package-benchmark are already divided by the benchmark's scaling factor
 (its units per iteration). Usage: python3 Scripts/summarize.py run1.txt run2.txt ...
@@ -39,6 +40,12 @@ def parse(path):
             results[name]["mallocs"] = p50 * scale
         elif metric.startswith("Memory (resident peak)"):
             results[name]["peakRSS"] = p50 * scale
+        elif metric.startswith("Bytes per live subscription"):
+            results[name]["bytes"] = p50 * scale
+        elif metric.startswith("Requested bytes per live subscription"):
+            results[name]["requested"] = p50 * scale
+        elif metric.startswith("Allocations per live subscription"):
+            results[name]["allocations"] = p50 * scale
     return results
 
 
@@ -47,6 +54,8 @@ names = sorted({name for run in runs for name in run})
 print(f"{'benchmark':70} {'ns/unit':>10} {'mallocs/unit':>13} {'peak RSS':>10}  per-run ns")
 for name in names:
     values = [run[name] for run in runs if name in run]
+    if any("bytes" in v for v in values):
+        continue  # W9: its figures are per live subscription, in the table at the end
     ns = [v["ns"] for v in values if "ns" in v]
     mallocs = [v["mallocs"] for v in values if "mallocs" in v]
     rss = [v["peakRSS"] for v in values if "peakRSS" in v]
@@ -54,7 +63,8 @@ for name in names:
           f"{statistics.median(mallocs) if mallocs else float('nan'):13.3f} "
           f"{(statistics.median(rss) if rss else 0):10.0f}  {' '.join(f'{x:.1f}' for x in ns)}")
 
-# (what, numerator, denominator, target): the targets of issue 4.
+# (what, numerator, denominator, target): the targets of issues 4 and 8 (target None: shown, not
+# a target). Issue 8: every time at least as fast as OpenCombine's nearest equivalent.
 RATIOS = [
     ("W1 hot 1 listener / closures + lock", "W1 Receiver .hot", "W1 floor: closure array + lock", 2.0),
     ("W2 per delivery / plain closure call", "W2 Receiver .hot", "W2 floor: closure array", 1.3),
@@ -66,6 +76,24 @@ RATIOS = [
     ("W5 chain per input / W1", "W5 Receiver map → filter → map → skipRepeats", "W1 Receiver .hot", 3.0),
     ("W6 ValuePromise set / 10 closures", "W6 ValuePromise set, 10 subscribers", "W6 floor: 10 closures", 2.0),
     ("W8 2 threads / lock floor, 2 threads", "W8 Receiver .hot, 2 threads", "W8 floor: closure array + lock, 2 threads", 2.0),
+    ("W10 never start+dispose / OpenCombine", "W10 never().start() + dispose()", "W10 OpenCombine Empty(completeImmediately: false) sink + cancel", 1.0),
+    ("W10 never start+dispose / floor", "W10 never().start() + dispose()", "W10 floor: make and release one object", None),
+    ("W10 OpenCombine / floor", "W10 OpenCombine Empty(completeImmediately: false) sink + cancel", "W10 floor: make and release one object", None),
+    ("W11 set through 5 maps / OpenCombine", "W11 ValuePromise set |> five maps", "W11 OpenCombine CurrentValueSubject send, five .map", 1.0),
+    ("W11 set through 5 maps / floor", "W11 ValuePromise set |> five maps", "W11 floor: five transforms and a handler", None),
+    ("W11 OpenCombine / floor", "W11 OpenCombine CurrentValueSubject send, five .map", "W11 floor: five transforms and a handler", None),
+    ("W12 combineLatest update / OpenCombine", "W12 combineLatest of three ValuePromises, one set", "W12 OpenCombine latest of three CurrentValueSubjects (flatMap + scan) send", 1.0),
+    ("W12 combineLatest update / floor", "W12 combineLatest of three ValuePromises, one set", "W12 floor: latest of three behind a lock", None),
+    ("W12 OpenCombine / floor", "W12 OpenCombine latest of three CurrentValueSubjects (flatMap + scan) send", "W12 floor: latest of three behind a lock", None),
+    ("W13 mapToSignal switch / OpenCombine", "W13 ValuePromise set |> mapToSignal (inner: a ValuePromise get())", "W13 OpenCombine map + switchToLatest, outer send", 1.0),
+    ("W13 mapToSignal switch / floor", "W13 ValuePromise set |> mapToSignal (inner: a ValuePromise get())", "W13 floor: a new closure swapped into a locked slot, and a handler call", None),
+    ("W13 OpenCombine / floor", "W13 OpenCombine map + switchToLatest, outer send", "W13 floor: a new closure swapped into a locked slot, and a handler call", None),
+    ("W14 deliverOn hop / OpenCombine", "W14 ValuePromise set |> deliverOn(serial Queue)", "W14 OpenCombine CurrentValueSubject send, receive(on: DispatchQueue)", 1.0),
+    ("W14 deliverOn hop / floor", "W14 ValuePromise set |> deliverOn(serial Queue)", "W14 floor: DispatchQueue.async + semaphore", None),
+    ("W14 OpenCombine / floor", "W14 OpenCombine CurrentValueSubject send, receive(on: DispatchQueue)", "W14 floor: DispatchQueue.async + semaphore", None),
+    ("W15 MetaDisposable.set / OpenCombine", "W15 MetaDisposable.set", "W15 OpenCombine AnyCancellable slot: cancel the old, store the new", 1.0),
+    ("W15 MetaDisposable.set / floor", "W15 MetaDisposable.set", "W15 floor: swap a closure in a locked slot, call the old one", None),
+    ("W15 OpenCombine / floor", "W15 OpenCombine AnyCancellable slot: cancel the old, store the new", "W15 floor: swap a closure in a locked slot, call the old one", None),
 ]
 print()
 print(f"{'ratio':45} {'median':>7} {'target':>7}  met  per-run")
@@ -75,5 +103,39 @@ for what, numerator, denominator, target in RATIOS:
     if not ratios:
         continue
     median = statistics.median(ratios)
-    print(f"{what:45} {median:7.2f} {target:7.2f}  {'yes' if median <= target else 'NO ':3}  "
+    verdict = "" if target is None else ("yes" if median <= target else "NO")
+    print(f"{what:45} {median:7.2f} {target if target is not None else float('nan'):7.2f}  {verdict:3}  "
           f"{' '.join(f'{r:.2f}' for r in ratios)}")
+
+# (what, ours, OpenCombine's nearest equivalent, floor, target bytes): issue 8's targets.
+BYTES = [
+    ("never().start()", "W9 never().start()",
+     "W9 OpenCombine Empty(completeImmediately: false).sink", "W9 floor: one object", 119),
+    ("five maps on a ValuePromise", "W9 ValuePromise get() |> five maps, started",
+     "W9 OpenCombine CurrentValueSubject five .map, sink", "W9 floor: one object", 1587),
+    ("combineLatest of three promises", "W9 combineLatest of three ValuePromises, started",
+     "W9 OpenCombine latest of three CurrentValueSubjects (flatMap + scan), sink", "W9 floor: one object", 2512),
+    ("mapToSignal", "W9 ValuePromise get() |> mapToSignal (inner: a ValuePromise get()), started",
+     "W9 OpenCombine CurrentValueSubject map + switchToLatest (inner: a CurrentValueSubject), sink",
+     "W9 floor: one object", 1046),
+]
+
+
+def median_of(name, key="bytes"):
+    values = [run[name][key] for run in runs if key in run.get(name, {})]
+    return statistics.median(values) if values else float("nan")
+
+
+def figures(name):
+    """held bytes / requested bytes / allocations, per live subscription."""
+    return (f"{median_of(name):.0f} / {median_of(name, 'requested'):.0f} / "
+            f"{median_of(name, 'allocations'):.0f}")
+
+
+print()
+print("bytes per live subscription: held (glibc chunks) / requested / allocations")
+print(f"{'':32} {'ours':>16} {'OpenCombine':>16} {'floor':>12} {'target':>7}  met")
+for what, ours, opencombine, floor, target in BYTES:
+    mine = median_of(ours)
+    verdict = "" if mine != mine else ("yes" if mine <= target else "NO")
+    print(f"{what:32} {figures(ours):>16} {figures(opencombine):>16} {figures(floor):>12} {target:7}  {verdict}")

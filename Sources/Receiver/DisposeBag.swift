@@ -13,7 +13,8 @@
 /// > Note: Thread-safe. Handlers that capture the bag's owner strongly keep it alive (and so the
 /// > bag): capture it `weak`.
 public final class DisposeBag: Sendable {
-    private let members = ReceiverLock<[any Disposable]>([])
+    /// Only touched under `ReceiverLock(for: self)`.
+    nonisolated(unsafe) private var members: [any Disposable] = []
 
     /// Makes an empty bag.
     ///
@@ -24,15 +25,12 @@ public final class DisposeBag: Sendable {
 
     // The members are taken out under the lock and disposed after it, in insertion order.
     deinit {
-        let all = members.withLock { members in
-            defer { members = [] }
-            return members
-        }
+        let all = ReceiverLock(for: self).withLock { members }
         all.forEach { $0.dispose() }
     }
 
     /// Keeps `disposable` until the bag is deinitialised.
-    func insert(_ disposable: any Disposable) { members.withLock { $0.append(disposable) } }
+    func insert(_ disposable: any Disposable) { ReceiverLock(for: self).withLock { members.append(disposable) } }
 }
 
 extension Disposable {

@@ -91,19 +91,19 @@ extension Receiver {
         return Receiver { handler in
             // The upstream disposable arrives only after `listen` returns, but the count may run
             // out during the replay inside it, or on another thread: hand it over under a lock.
-            let upstream = ReceiverLock<(remaining: Int, disposable: (any Disposable)?)>((count, nil))
+            let upstream = TakeState(remaining: count)
             let disposable = self.listen { wave in
-                let (passes, finished) = upstream.withLock { state -> (Bool, (any Disposable)?) in
-                    guard state.remaining > 0 else { return (false, nil) }
-                    state.remaining -= 1
-                    return (true, state.remaining == 0 ? state.disposable.take() : nil)
+                let (passes, finished) = upstream.lock.withLock { () -> (Bool, (any Disposable)?) in
+                    guard upstream.remaining > 0 else { return (false, nil) }
+                    upstream.remaining -= 1
+                    return (true, upstream.remaining == 0 ? upstream.disposable.take() : nil)
                 }
                 if passes { handler(wave) }
                 finished?.dispose()
             }
-            let finished = upstream.withLock { state -> (any Disposable)? in
-                guard state.remaining > 0 else { return disposable }
-                state.disposable = disposable
+            let finished = upstream.lock.withLock { () -> (any Disposable)? in
+                guard upstream.remaining > 0 else { return disposable }
+                upstream.disposable = disposable
                 return nil
             }
             finished?.dispose()
@@ -180,5 +180,15 @@ extension Receiver where Wave: Hashable {
                 if seen.insert(wave).inserted { handler(wave) }
             }
         }
+    }
+}
+
+extension Receiver {
+    /// What one listener of `take(count:)` counts, and its upstream disposable once `listen` has
+    /// returned it. Only touched under `lock`.
+    @usableFromInline final class TakeState: @unchecked Sendable {
+        @usableFromInline var remaining: Int, disposable: (any Disposable)?
+        @inlinable var lock: ReceiverLock { ReceiverLock(for: self) }
+        @inlinable init(remaining: Int) { self.remaining = remaining }
     }
 }

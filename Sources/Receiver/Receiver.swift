@@ -52,13 +52,15 @@ public protocol Disposable: AnyObject, Sendable {
 /// > thread, also from inside a handler, and never deadlock.
 ///
 /// Ownership: a receiver, and every receiver derived from it, holds its transmitter, which holds
-/// the pair's state and the handlers. A disposable holds only the state's lock box, never a
-/// handler's owner. When the transmitter and all receivers are gone the handlers are released,
-/// so a handler that captures its own disposable is no cycle that leaks:
+/// the pair's state and its listeners. A listener is also the disposable `listen` returns, and it
+/// holds its handler but never the pair. When the transmitter and all receivers are gone, the
+/// transmitter disposes every listener, so a handler that captures its own disposable is no
+/// cycle that leaks:
 ///
 /// ```
-/// Receiver ──▶ Transmitter ──▶ state ──▶ handler ──▶ (what it captures, maybe its Disposable)
-/// Disposable ─────────────────▶ state            (released with the transmitter's deinit)
+/// Receiver ──▶ Transmitter ──▶ state ──▶ listener (the Disposable) ──▶ handler ──▶ what it captures
+///                                           ▲                                          │
+///                                           └───── maybe (broken by dispose) ◀─────────┘
 /// ```
 public final class Receiver<Wave> {
     /// What a pair keeps to replay to each new listener before its live waves.
@@ -95,16 +97,21 @@ public final class Receiver<Wave> {
     /// transmitter.broadcast("hello")   // prints "got hello"
     /// ```
     public final class Transmitter {
-        @usableFromInline let box: ReceiverLock<State>
+        /// Only ever touched under `lock`, which also makes the exclusivity check redundant.
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var state: State
 
-        @inlinable init(limit: Int) { box = ReceiverLock(State(limit: limit)) }
+        @inlinable init(limit: Int) { state = State(limit: limit) }
+
+        /// This pair's stripe of the library's lock table, shared with its listeners.
+        @inlinable var lock: ReceiverLock { ReceiverLock(for: self) }
 
         // The receivers hold their transmitter, so this runs once the transmitter and every
-        // receiver are gone. It takes the handlers out of the lock and releases them after it;
-        // disposables hold only `box`, so they cannot keep a handler (or a cycle through it) alive.
+        // receiver are gone: it disposes every listener, which releases the handlers (after
+        // unlocking) even when a handler holds its own disposable.
         deinit {
-            var released = State(limit: 0)
-            box.withLock { swap(&$0, &released) }
+            var listeners: [Listener] = []
+            lock.withLock { listeners = state.listeners }
+            for index in listeners.indices { listeners[index].dispose() }
         }
 
         /// Sends `wave` to every listener, and keeps it for replay as the strategy says.
@@ -120,35 +127,40 @@ public final class Receiver<Wave> {
         @inlinable public func broadcast(_ wave: Wave) {
             // Each step's handler call is made, and what the step let go of is released, after
             // unlocking: `step` is only replaced once `withLock` has returned.
-            var step = box.withLock { $0.broadcast(wave) }
+            let lock = lock
+            var step = lock.withLock { state.broadcast(wave) }
             while step.continues {
                 step.call?.make()
-                step = box.withLock { $0.advance() }
+                step = lock.withLock { state.advance() }
             }
         }
 
-        @inlinable func listen(_ handler: @escaping (Wave) -> Void) -> any Disposable {
-            var (token, pending) = box.withLock { $0.add(handler) }
-            // No lock per replayed wave: nothing can dispose this listener before its disposable
-            // is returned below. Waves broadcast meanwhile are held for it, then handed over.
+        @inlinable func listen(_ handler: @escaping Handler) -> any Disposable {
+            let lock = lock
+            let listener = Listener(lock: lock, handler: handler)
+            var pending = lock.withLock { state.add(listener) }
+            // No lock per replayed wave: nothing can dispose this listener before it is returned
+            // below. Waves broadcast meanwhile are held for it, then handed over.
             while !pending.isEmpty {
                 pending.forEach(handler)
-                pending = box.withLock { $0.takeHeld(token) }
+                pending = lock.withLock { listener.takeHeld() }
             }
-            return Listening(box: box, token: token) { box, token in _ = box.withLock { $0.remove(token) } }
+            return listener
         }
     }
 
-    /// Starts one listener and returns what stops it: for a pair's receiver, its transmitter's
-    /// `listen`; for a derived receiver, an operator's.
-    @usableFromInline typealias Attach = (@escaping (Wave) -> Void) -> any Disposable
+    /// Starts one listener of a derived receiver and returns what stops it.
+    @usableFromInline typealias Attach = (@escaping Handler) -> any Disposable
 
+    /// A pair's receiver listens to its transmitter; a derived receiver (an operator's) attaches.
+    @usableFromInline let transmitter: Transmitter?
     /// Immutable and only ever called, never changed, so sharing it across threads is safe; it
     /// is `nonisolated(unsafe)` only because operators' closures are not `@Sendable` (handlers
     /// and operators are ordinary closures by design: see the threading contract).
-    @usableFromInline nonisolated(unsafe) let attach: Attach
+    @usableFromInline nonisolated(unsafe) let attach: Attach?
 
-    @usableFromInline init(attach: @escaping Attach) { self.attach = attach }
+    @inlinable init(transmitter: Transmitter) { (self.transmitter, attach) = (transmitter, nil) }
+    @usableFromInline init(attach: @escaping Attach) { (transmitter, self.attach) = (nil, attach) }
 
     /// Makes a transmitter and its receiver.
     ///
@@ -169,7 +181,7 @@ public final class Receiver<Wave> {
         }
         precondition(limit >= 0, "Receiver.Strategy.warm(upTo:) needs a count of 0 or more, got \(limit)")
         let transmitter = Transmitter(limit: limit)
-        return (transmitter, Receiver(attach: transmitter.listen))
+        return (transmitter, Receiver(transmitter: transmitter))
     }
 
     /// Calls `handler` with every wave: first the kept ones (on this thread, before `listen`
@@ -187,10 +199,11 @@ public final class Receiver<Wave> {
     /// - Parameter handler: Called with each wave; calls never overlap.
     /// - Returns: What stops the listener. After its `dispose()` returns, `handler` is not called
     ///   again, and it is released.
-    /// - Complexity: O(log n) in the number of listeners, plus the replay.
+    /// - Complexity: Amortised O(1), plus the replay.
     @inlinable @discardableResult
     public func listen(to handler: @escaping Handler) -> any Disposable {
-        attach(handler)
+        if let transmitter { return transmitter.listen(handler) }
+        return attach!(handler)
     }
 }
 
@@ -198,23 +211,43 @@ extension Receiver: Sendable where Wave: Sendable {}
 extension Receiver.Transmitter: Sendable where Wave: Sendable {}
 
 extension Receiver {
-    /// `remove` is made by the inlined `listen`, so `dispose` runs code specialised for the wave
-    /// type. The removed listener (its handler, its held waves) is released after the lock.
-    @usableFromInline final class Listening: Disposable {
-        let box: ReceiverLock<State>, token: UInt64, remove: @Sendable (ReceiverLock<State>, UInt64) -> Void
+    /// One listener: its handler and what is held for it, and the disposable that stops it. Its
+    /// fields are only touched under its pair's lock, which it shares. `@unchecked Sendable`: that
+    /// lock is what makes `dispose()` safe from any thread.
+    @usableFromInline final class Listener: Disposable, @unchecked Sendable {
+        @usableFromInline let lock: ReceiverLock
+        @usableFromInline var since: UInt64 = 0  // the sequence number of its first live wave
+        @exclusivity(unchecked) @usableFromInline var handler: Handler?  // nil once disposed
+        @exclusivity(unchecked) @usableFromInline var held: [Wave]?  // live waves held while `listen` replays
 
-        @usableFromInline init(box: ReceiverLock<State>, token: UInt64, remove: @escaping @Sendable (ReceiverLock<State>, UInt64) -> Void) {
-            (self.box, self.token, self.remove) = (box, token, remove)
+        @inlinable init(lock: ReceiverLock, handler: @escaping Handler) { (self.lock, self.handler) = (lock, handler) }
+
+        /// The live waves held while `listen` replayed; when there are none left, it is live from
+        /// now on and the delivering thread calls it. Called under the lock.
+        @inlinable func takeHeld() -> [Wave] {
+            defer { held = held?.isEmpty == false ? [] : nil }
+            return held ?? []
         }
 
-        @usableFromInline func dispose() { remove(box, token) }
+        /// Takes the handler out under the lock and releases it after: its captures' `deinit`s are
+        /// user code. The pair drops the tombstone when it next sweeps.
+        /// (Written without generic helpers: it runs unspecialised, and those would look up type
+        /// metadata at run time.)
+        @usableFromInline func dispose() {
+            var handler: Handler?, held: [Wave]?
+            lock.withLock {
+                (handler, held) = (self.handler, self.held)
+                (self.handler, self.held) = (nil, nil)
+            }
+            _ = (handler, held)  // released here, after unlocking
+        }
     }
 
     /// A handler call to make after unlocking. A struct, not a tuple: a closure moved from a
     /// generic struct into a specialised tuple is re-abstracted, which allocates on every call.
     @usableFromInline struct Call {
-        @usableFromInline let handler: (Wave) -> Void, wave: Wave
-        @usableFromInline init(handler: @escaping (Wave) -> Void, wave: Wave) { (self.handler, self.wave) = (handler, wave) }
+        @usableFromInline let handler: Handler, wave: Wave
+        @inlinable init(handler: @escaping Handler, wave: Wave) { (self.handler, self.wave) = (handler, wave) }
         @inlinable func make() { handler(wave) }
     }
 
@@ -224,18 +257,8 @@ extension Receiver {
     /// deliver.
     @usableFromInline struct Step {
         @usableFromInline var call: Call?, finished: Wave?, displaced: Wave?, continues: Bool
-        @usableFromInline init(call: Call? = nil, finished: Wave? = nil, displaced: Wave? = nil, continues: Bool) {
+        @inlinable init(call: Call? = nil, finished: Wave? = nil, displaced: Wave? = nil, continues: Bool) {
             (self.call, self.finished, self.displaced, self.continues) = (call, finished, displaced, continues)
-        }
-    }
-
-    @usableFromInline struct Listener {
-        @usableFromInline let token: UInt64, since: UInt64  // `since`: the sequence number of its first live wave
-        @usableFromInline var handler: ((Wave) -> Void)?  // nil once disposed
-        @usableFromInline var held: [Wave]?  // live waves held for it while `listen` replays; nil once live
-
-        @usableFromInline init(token: UInt64, since: UInt64, handler: @escaping (Wave) -> Void, held: [Wave]?) {
-            (self.token, self.since, self.handler, self.held) = (token, since, handler, held)
         }
     }
 
@@ -249,9 +272,8 @@ extension Receiver {
     @usableFromInline struct State {
         @usableFromInline let limit: Int  // how many waves to keep: 0 for hot, Int.max for cold
         @usableFromInline var kept: [Wave] = [], oldest = 0  // once `kept` is full it is a ring starting at `oldest`
-        @usableFromInline var listeners: [Listener] = [], liveCount = 0  // sorted by token; live: not disposed
-        // Tokens handed out, tombstones compacted away, and waves broadcast (the next one's number).
-        @usableFromInline var nextToken: UInt64 = 0, tokensRemoved: UInt64 = 0, waveCount: UInt64 = 0
+        @usableFromInline var listeners: [Listener] = [], swept = true  // in the order they joined; disposed ones until swept
+        @usableFromInline var waveCount: UInt64 = 0  // waves broadcast: the next one's sequence number
         @usableFromInline var current: Wave?, sequence: UInt64 = 0, cursor = 0  // the wave being delivered
         // Waves broadcast during a delivery, not yet delivered, from `head` on. A wave leaves the
         // queue by being moved out of its slot, so clearing the drained queue releases nothing.
@@ -284,13 +306,18 @@ extension Receiver {
         @inlinable mutating func advance() -> Step {
             guard let wave = current else { return Step(continues: false) }
             while cursor < listeners.count {
-                let index = cursor
+                let listener = listeners[cursor]
                 cursor += 1
-                guard let handler = listeners[index].handler, listeners[index].since <= sequence else { continue }
-                guard listeners[index].held != nil else { return Step(call: Call(handler: handler, wave: wave), continues: true) }
-                listeners[index].held?.append(wave)
+                guard let handler = listener.handler else {
+                    swept = false
+                    continue
+                }
+                guard listener.since <= sequence else { continue }
+                guard listener.held != nil else { return Step(call: Call(handler: handler, wave: wave), continues: true) }
+                listener.held?.append(wave)
             }
             let finished = current.take()
+            if !swept { sweep() }
             if head < queue.count {
                 (current, sequence, cursor, head) = (queue[head].take(), sequence + 1, 0, head + 1)
             }
@@ -301,93 +328,71 @@ extension Receiver {
             return Step(finished: finished, continues: current != nil)
         }
 
-        @inlinable mutating func add(_ handler: @escaping (Wave) -> Void) -> (token: UInt64, replay: ArraySlice<Wave>) {
-            let replay = kept[oldest...] + kept[..<oldest]
-            listeners.append(Listener(token: nextToken, since: waveCount, handler: handler, held: replay.isEmpty ? nil : []))
-            (nextToken, liveCount) = (nextToken + 1, liveCount + 1)
-            return (nextToken - 1, replay)
+        /// Adds `listener` (last in delivery order) and returns what it is replayed.
+        @inlinable mutating func add(_ listener: Listener) -> [Wave] {
+            if listeners.count == listeners.capacity { sweep() }  // amortised O(1) per listener
+            let replay = Array(kept[oldest...] + kept[..<oldest])
+            (listener.since, listener.held) = (waveCount, replay.isEmpty ? nil : [])
+            listeners.append(listener)
+            return replay
         }
 
-        /// The live waves held for `token` while `listen` replayed; when there are none left, it
-        /// is live from now on and the delivering thread calls it.
-        @inlinable mutating func takeHeld(_ token: UInt64) -> ArraySlice<Wave> {
-            let index = index(of: token)!  // it cannot be disposed before `listen` returns
-            defer { listeners[index].held = listeners[index].held!.isEmpty ? nil : [] }
-            return listeners[index].held![...]
-        }
-
-        /// Tombstones the listener; compacts once tombstones outnumber the living (amortised O(1)).
-        @inlinable mutating func remove(_ token: UInt64) -> Listener? {
-            guard let index = index(of: token), listeners[index].handler != nil else { return nil }
-            let removed = listeners[index]
-            (listeners[index].handler, listeners[index].held, liveCount) = (nil, nil, liveCount - 1)
-            if listeners.count > 2 * liveCount + 16 {
-                cursor = listeners[..<cursor].lazy.filter { $0.handler != nil }.count
-                tokensRemoved += UInt64(listeners.count - liveCount)
-                listeners.removeAll { $0.handler == nil }
-            }
-            assert(liveCount >= 0 && cursor <= listeners.count)
-            return removed
-        }
-
-        /// A listener added since the last compaction sits at `token - tokensRemoved` (every token
-        /// compacted away was smaller): try there first, O(1); else binary search, O(log n).
-        @inlinable func index(of token: UInt64) -> Int? {
-            let guess = Int(truncatingIfNeeded: token &- tokensRemoved)
-            if guess >= 0, guess < listeners.count, listeners[guess].token == token { return guess }
-            var (low, high) = (0, listeners.count)
-            while low < high {
-                let middle = (low + high) / 2
-                if listeners[middle].token < token { low = middle + 1 } else { high = middle }
-            }
-            return low < listeners.count && listeners[low].token == token ? low : nil
+        /// Drops disposed listeners (they hold nothing any more), keeping `cursor` on the same
+        /// listener.
+        @inlinable mutating func sweep() {
+            cursor = listeners[..<cursor].lazy.filter { $0.handler != nil }.count
+            listeners.removeAll { $0.handler == nil }
+            swept = true
         }
     }
 }
 
-/// The library's one lock: a value that is only reachable through `withLock`. Shaped like
-/// `Synchronization.Mutex` so it can become one when the platforms allow.
+/// A lock from the library's lock table: a fixed set of mutexes, padded apart, that every pair,
+/// listener and operator shares by the address of the object it guards (the technique of the
+/// Objective-C runtime's side tables). A pair so costs no lock of its own: a `pthread_mutex_t` is
+/// 40 bytes, more than a small pair's whole state.
 ///
-/// It is `@unchecked Sendable` because every access to the value happens under the lock. The
-/// value may hold non-`Sendable` closures (the handlers); those are only ever called
-/// outside the lock, on the threads the threading contract names.
-@usableFromInline struct ReceiverLock<Value>: @unchecked Sendable {
+/// It is safe because no code holds a lock while it takes another or calls user code: each
+/// locked section is a short state change. Two objects sharing a stripe only ever wait for one
+/// such section.
+@usableFromInline struct ReceiverLock: @unchecked Sendable {
     #if canImport(Darwin)
     @usableFromInline typealias Primitive = os_unfair_lock
     #else
     @usableFromInline typealias Primitive = pthread_mutex_t
     #endif
 
-    /// The value with the lock word tail-allocated after it, so the lock never moves.
-    @usableFromInline final class Storage: ManagedBuffer<Value, Primitive> {
-        #if !canImport(Darwin)
-        deinit { _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) } }
-        #endif
-    }
-
-    @usableFromInline let storage: Storage
-
-    @inlinable init(_ value: Value) {
-        storage = unsafeDowncast(Storage.create(minimumCapacity: 1) { _ in value }, to: Storage.self)
-        storage.withUnsafeMutablePointerToElements { lock in
+    /// 64 stripes, 64 bytes apart (one cache line each), made once.
+    @usableFromInline nonisolated(unsafe) static let table: UnsafeMutableRawPointer = {
+        let table = UnsafeMutableRawPointer.allocate(byteCount: 64 * 64, alignment: 64)
+        for stripe in 0..<64 {
+            let lock = (table + stripe * 64).bindMemory(to: Primitive.self, capacity: 1)
             lock.initialize(to: Primitive())
             #if !canImport(Darwin)
             pthread_mutex_init(lock, nil)
             #endif
         }
+        return table
+    }()
+
+    @usableFromInline let primitive: UnsafeMutablePointer<Primitive>
+
+    /// The stripe for `object`, picked from its address's bits by a multiplicative hash.
+    @inlinable init(for object: AnyObject) {
+        let address = UInt(bitPattern: ObjectIdentifier(object))
+        let stripe = Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - 6))
+        primitive = (Self.table + stripe * 64).assumingMemoryBound(to: Primitive.self)
     }
 
-    /// Runs `body` with the value while holding the lock. `body` must not call user code.
-    @inlinable func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try storage.withUnsafeMutablePointers { value, lock in
-            #if canImport(Darwin)
-            os_unfair_lock_lock(lock)
-            defer { os_unfair_lock_unlock(lock) }
-            #else
-            pthread_mutex_lock(lock)
-            defer { pthread_mutex_unlock(lock) }
-            #endif
-            return try body(&value.pointee)
-        }
+    /// Runs `body` while holding the lock. `body` must not call user code or take another lock.
+    @inlinable func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        #if canImport(Darwin)
+        os_unfair_lock_lock(primitive)
+        defer { os_unfair_lock_unlock(primitive) }
+        #else
+        pthread_mutex_lock(primitive)
+        defer { pthread_mutex_unlock(primitive) }
+        #endif
+        return try body()
     }
 }

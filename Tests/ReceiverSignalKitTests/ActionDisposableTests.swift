@@ -1,3 +1,4 @@
+import class Foundation.Thread
 import Dispatch
 import ReceiverSignalKit
 import Testing
@@ -36,5 +37,30 @@ import Testing
         EmptyDisposable.dispose()
         EmptyDisposable.dispose()
         #expect(EmptyDisposable === EmptyDisposable)
+    }
+
+    @Test func theActionIsReleasedAfterUnlocking() async {
+        await #expect(processExitsWith: .success) {
+            startWatchdog()
+            let slot = Atomic<ActionDisposable?>(value: nil)
+            let disposable = ActionDisposable { [captured = Reentering { slot.with { $0 }?.dispose() }] in _ = captured }
+            slot.swap(disposable)
+            disposable.dispose()  // releasing the action runs `captured`'s deinit, which disposes again
+        }
+    }
+}
+
+/// Runs `onDeinit` when released: to call back into what released it.
+private final class Reentering: Sendable {
+    let onDeinit: @Sendable () -> Void
+    init(onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
+}
+
+/// Stops the test process, failing its exit test, if it still runs after `seconds`: a deadlock.
+private func startWatchdog(seconds: Double = 10) {
+    Thread.detachNewThread {
+        Thread.sleep(forTimeInterval: seconds)
+        fatalError("watchdog: still running after \(seconds) s, deadlocked")
     }
 }

@@ -55,4 +55,38 @@ import Testing
         #expect(bag.copyItems() == [nil, 1])
         #expect(bag.get(index) == .some(nil))
     }
+
+    @Test func removeAllEmptiesTheBagAndIndicesGoOnCounting() {
+        let bag = Bag<String>()
+        let (a, _) = (bag.add("a"), bag.add("b"))
+        bag.removeAll()
+        #expect(bag.isEmpty)
+        #expect(bag.copyItems() == [])
+        #expect(bag.get(a) == nil)
+        #expect(bag.add("c") == 2)
+        #expect(bag.copyItems() == ["c"])
+    }
+
+    @Test func copyItemsWithIndicesPairsEachItemWithItsIndex() {
+        let bag = Bag<String>()
+        let b = ["a", "b", "c", "d"].map { bag.add($0) }[1]
+        bag.remove(b)
+        let pairs = bag.copyItemsWithIndices()
+        #expect(pairs.map(\.0) == [0, 2, 3])
+        #expect(pairs.map(\.1) == ["a", "c", "d"])
+        #expect(Bag<Int>().copyItemsWithIndices().isEmpty)
+    }
+
+    @Test func firstIsTheEarliestRemainingEntry() {
+        let bag = Bag<String>()
+        #expect(bag.first == nil)
+        let (a, b) = (bag.add("a"), bag.add("b"))
+        bag.add("c")
+        #expect(bag.first.map { [String($0.0), $0.1] } == ["0", "a"])
+        bag.remove(a)
+        bag.remove(b)
+        #expect(bag.first.map { [String($0.0), $0.1] } == ["2", "c"])
+        bag.removeAll()
+        #expect(bag.first == nil)
+    }
 }

@@ -1,3 +1,4 @@
+import class Foundation.Thread
 import Dispatch
 import ReceiverSignalKit
 import Testing
@@ -10,11 +11,33 @@ import Testing
         dict.set(b, forKey: "b")
         dict.set(a2, forKey: "a")
         #expect([a1.count, a2.count, b.count] == [1, 0, 0])
-        dict.set(a2, forKey: "a")  // the same occupant again: nothing to dispose
-        dict.set(nil, forKey: "b")
-        #expect([a1.count, a2.count, b.count] == [1, 0, 1])
         dict.dispose()
         #expect([a1.count, a2.count, b.count] == [1, 1, 1])
+    }
+
+    @Test func settingTheOccupantAgainDisposesItAndKeepsIt() {
+        // As SwiftSignalKit (and MetaDisposable, probe P6): the previous occupant is disposed
+        // even when it is the new one, and it stays under its key.
+        let dict = DisposableDict<Int>()
+        let occupant = CountingDisposable()
+        dict.set(occupant, forKey: 1)
+        dict.set(occupant, forKey: 1)
+        #expect(occupant.count == 1)
+        dict.dispose()
+        #expect(occupant.count == 2)
+    }
+
+    @Test func settingNilDisposesAndRemovesTheEntry() {
+        // A deliberate difference (probe P7): SwiftSignalKit keeps the disposed entry, so its
+        // `dispose()` disposes it a second time.
+        let dict = DisposableDict<String>()
+        let occupant = CountingDisposable()
+        dict.set(occupant, forKey: "k")
+        dict.set(nil, forKey: "k")
+        #expect(occupant.count == 1)
+        dict.dispose()
+        #expect(occupant.count == 1)
+        dict.set(nil, forKey: "absent")  // nothing under it: nothing happens
     }
 
     @Test func setAfterDisposeDisposesAtOnce() {
@@ -27,6 +50,12 @@ import Testing
         #expect(late.count == 1)
     }
 
+    @Test func releasingTheDictionaryDoesNotDisposeItsContents() {
+        let occupant = CountingDisposable()
+        DisposableDict<Int>().set(occupant, forKey: 0)
+        #expect(occupant.count == 0)
+    }
+
     @Test func setRacingDisposeDisposesEveryMemberExactlyOnce() {
         for _ in 0..<50 {
             let dict = DisposableDict<Int>()
@@ -37,5 +66,42 @@ import Testing
             }
             #expect(members.map(\.count) == Array(repeating: 1, count: members.count))
         }
+    }
+
+    @Test func whatSetReplacesOrRemovesIsReleasedAfterUnlocking() async {
+        await #expect(processExitsWith: .success) {
+            startWatchdog()
+            let dict = DisposableDict<Int>()
+            dict.set(ReenteringDisposable { dict.set(EmptyDisposable, forKey: 2) }, forKey: 1)
+            dict.set(EmptyDisposable, forKey: 1)
+            dict.set(ReenteringDisposable { dict.set(nil, forKey: 2) }, forKey: 1)
+            dict.set(nil, forKey: 1)
+        }
+    }
+
+    @Test func whatDisposeTakesOutIsReleasedAfterUnlocking() async {
+        await #expect(processExitsWith: .success) {
+            startWatchdog()
+            let dict = DisposableDict<Int>()
+            dict.set(ReenteringDisposable { dict.set(EmptyDisposable, forKey: 2) }, forKey: 1)
+            dict.dispose()
+            dict.set(ReenteringDisposable { dict.dispose() }, forKey: 3)  // disposed at once, then released
+        }
+    }
+}
+
+/// A disposable whose `deinit` runs `onDeinit`: to call back into what released it.
+private final class ReenteringDisposable: Disposable {
+    let onDeinit: @Sendable () -> Void
+    init(onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    func dispose() {}
+    deinit { onDeinit() }
+}
+
+/// Stops the test process, failing its exit test, if it still runs after `seconds`: a deadlock.
+private func startWatchdog(seconds: Double = 10) {
+    Thread.detachNewThread {
+        Thread.sleep(forTimeInterval: seconds)
+        fatalError("watchdog: still running after \(seconds) s, deadlocked")
     }
 }

@@ -1,3 +1,4 @@
+import class Foundation.Thread
 import Dispatch
 import ReceiverSignalKit
 import Testing
@@ -24,6 +25,28 @@ import Testing
         #expect([kept.count, removed.count] == [1, 0])
     }
 
+    @Test func removeLastTakesTheLastOneOutWithoutDisposingIt() {
+        let set = DisposableSet()
+        let members = (0..<3).map { _ in CountingDisposable() }
+        members.forEach(set.add)
+        set.removeLast()
+        set.removeLast()
+        #expect(members.map(\.count) == [0, 0, 0])
+        set.dispose()
+        #expect(members.map(\.count) == [1, 0, 0])
+    }
+
+    @Test func removeLastOnAnEmptyOrDisposedSetDoesNothing() {
+        // A deliberate difference: SwiftSignalKit crashes on an empty set.
+        let set = DisposableSet()
+        set.removeLast()
+        let member = CountingDisposable()
+        set.add(member)
+        set.dispose()
+        set.removeLast()
+        #expect(member.count == 1)
+    }
+
     @Test func addAfterDisposeDisposesAtOnce() {
         let set = DisposableSet()
         set.dispose()
@@ -45,6 +68,12 @@ import Testing
         #expect(watcher == nil)
     }
 
+    @Test func releasingTheSetDoesNotDisposeItsMembers() {
+        let member = CountingDisposable()
+        DisposableSet().add(member)
+        #expect(member.count == 0)
+    }
+
     @Test func addRacingDisposeDisposesEveryMemberExactlyOnce() {
         for _ in 0..<50 {
             let set = DisposableSet()
@@ -55,5 +84,40 @@ import Testing
             }
             #expect(members.map(\.count) == Array(repeating: 1, count: members.count))
         }
+    }
+
+    @Test func whatRemoveLastTakesOutIsReleasedAfterUnlocking() async {
+        await #expect(processExitsWith: .success) {
+            startWatchdog()
+            let set = DisposableSet()
+            set.add(ReenteringDisposable { set.add(EmptyDisposable) })
+            set.removeLast()
+        }
+    }
+
+    @Test func whatDisposeTakesOutIsReleasedAfterUnlocking() async {
+        await #expect(processExitsWith: .success) {
+            startWatchdog()
+            let set = DisposableSet()
+            set.add(ReenteringDisposable { set.removeLast() })
+            set.dispose()
+            set.add(ReenteringDisposable { set.dispose() })  // disposed at once, then released
+        }
+    }
+}
+
+/// A disposable whose `deinit` runs `onDeinit`: to call back into what released it.
+private final class ReenteringDisposable: Disposable {
+    let onDeinit: @Sendable () -> Void
+    init(onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    func dispose() {}
+    deinit { onDeinit() }
+}
+
+/// Stops the test process, failing its exit test, if it still runs after `seconds`: a deadlock.
+private func startWatchdog(seconds: Double = 10) {
+    Thread.detachNewThread {
+        Thread.sleep(forTimeInterval: seconds)
+        fatalError("watchdog: still running after \(seconds) s, deadlocked")
     }
 }

@@ -1,3 +1,4 @@
+import class Foundation.Thread
 import Dispatch
 import ReceiverSignalKit
 import Testing
@@ -9,10 +10,20 @@ import Testing
         meta.set(first)
         meta.set(second)
         #expect([first.count, second.count] == [1, 0])
-        meta.set(second)  // the same occupant again: nothing to dispose
-        #expect(second.count == 0)
         meta.set(nil)
         #expect([first.count, second.count] == [1, 1])
+    }
+
+    @Test func settingTheOccupantAgainDisposesItAndKeepsIt() {
+        // SwiftSignalKit's quirk (probe P6), kept: the "previous" occupant is disposed even when
+        // it is the new one, and it stays in the slot, so `dispose()` disposes it again.
+        let meta = MetaDisposable()
+        let occupant = CountingDisposable()
+        meta.set(occupant)
+        meta.set(occupant)
+        #expect(occupant.count == 1)
+        meta.dispose()
+        #expect(occupant.count == 2)
     }
 
     @Test func disposeDisposesTheOccupantAndLaterOnesAtOnce() {
@@ -26,6 +37,12 @@ import Testing
         #expect(late.count == 1)
     }
 
+    @Test func releasingTheMetaDisposableDoesNotDisposeItsOccupant() {
+        let occupant = CountingDisposable()
+        MetaDisposable().set(occupant)
+        #expect(occupant.count == 0)
+    }
+
     @Test func everyOccupantIsDisposedExactlyOnceUnderRaces() {
         for _ in 0..<50 {
             let meta = MetaDisposable()
@@ -37,5 +54,42 @@ import Testing
             meta.dispose()
             #expect(occupants.map(\.count) == Array(repeating: 1, count: occupants.count))
         }
+    }
+
+    @Test func aReplacedOccupantIsReleasedAfterUnlocking() async {
+        await #expect(processExitsWith: .success) {
+            startWatchdog()
+            let meta = MetaDisposable()
+            meta.set(ReenteringDisposable { meta.set(nil) })
+            meta.set(EmptyDisposable)  // the replaced one's deinit sets the same slot
+            meta.set(ReenteringDisposable { meta.dispose() })
+            meta.set(nil)
+        }
+    }
+
+    @Test func theDisposedOccupantIsReleasedAfterUnlocking() async {
+        await #expect(processExitsWith: .success) {
+            startWatchdog()
+            let meta = MetaDisposable()
+            meta.set(ReenteringDisposable { meta.set(EmptyDisposable) })
+            meta.dispose()
+            meta.set(ReenteringDisposable { meta.dispose() })  // disposed at once, then released
+        }
+    }
+}
+
+/// A disposable whose `deinit` runs `onDeinit`: to call back into what released it.
+private final class ReenteringDisposable: Disposable {
+    let onDeinit: @Sendable () -> Void
+    init(onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    func dispose() {}
+    deinit { onDeinit() }
+}
+
+/// Stops the test process, failing its exit test, if it still runs after `seconds`: a deadlock.
+private func startWatchdog(seconds: Double = 10) {
+    Thread.detachNewThread {
+        Thread.sleep(forTimeInterval: seconds)
+        fatalError("watchdog: still running after \(seconds) s, deadlocked")
     }
 }

@@ -1,3 +1,4 @@
+import class Foundation.Thread
 import Dispatch
 import ReceiverSignalKit
 import Testing
@@ -38,12 +39,56 @@ import Testing
         #expect(current(Promise<Int?>().get()) == nil)
     }
 
-    @Test func setDisposesThePreviousSignal() {
+    @Test func setStartsTheNewSignalThenDisposesTheOldOne() {
+        // Probe P1, SwiftSignalKit's order: a shared upstream is never torn down and rebuilt.
         let promise = Promise<Int>()
-        let (first, second) = (CountingDisposable(), CountingDisposable())
-        promise.set(Signal { _ in first })
-        promise.set(Signal { _ in second })
-        #expect([first.count, second.count] == [1, 0])
+        var events: [String] = []
+        func source(_ name: String) -> Signal<Int, NoError> {
+            Signal { _ in
+                events.append("\(name) started")
+                return ActionDisposable { events.append("\(name) disposed") }
+            }
+        }
+        promise.set(source("first"))
+        promise.set(source("second"))
+        #expect(events == ["first started", "second started", "first disposed"])
+    }
+
+    @Test func setClearsTheCurrentValueWithoutNotifying() {
+        let promise = Promise(1)
+        var received: [Int] = []
+        promise.get().start(next: { received.append($0) })
+        promise.set(.never())
+        #expect(received == [1])
+        #expect(current(promise.get()) == nil)
+    }
+
+    @Test func completionKeepsTheLastValue() {
+        let promise = Promise<Int>()
+        promise.set(Signal { subscriber in
+            subscriber.putNext(1)
+            subscriber.putNext(2)
+            subscriber.putCompletion()
+            return EmptyDisposable
+        })
+        #expect(current(promise.get()) == 2)
+    }
+
+    @Test func reentrantSetDuringSynchronousEmission() {
+        // Probe P9: the same as SwiftSignalKit.
+        let promise = Promise<Int>()
+        var events: [String] = []
+        promise.get().start(next: { value in
+            events.append("next \(value)")
+            if value == 1 { promise.set(.single(10)) }
+        })
+        promise.set(Signal { subscriber in
+            subscriber.putNext(1)
+            subscriber.putNext(2)
+            return EmptyDisposable
+        })
+        promise.get().start(next: { events.append("late \($0)") })
+        #expect(events == ["next 1", "next 10", "next 2", "late 2"])
     }
 
     @Test func deinitDisposesTheSignal() {
@@ -67,6 +112,104 @@ import Testing
         })
         input.putNext(2)
         #expect(seenInside == [2, 3, 3, 3])
+    }
+
+    @Test func aPromiseReferencedOnlyByItsSignalKeepsWorking() {
+        // Probe P2: SwiftSignalKit's get() retains the promise.
+        func makeSignal(_ source: Signal<Int, NoError>) -> Signal<Int, NoError> {
+            let promise = Promise<Int>()
+            promise.set(source)
+            return promise.get()
+        }
+        let (input, output) = Signal<Int, NoError>.pipe()
+        var received: [Int] = []
+        let subscription = makeSignal(output).start(next: { received.append($0) })
+        input.putNext(1)
+        input.putNext(2)
+        #expect(received == [1, 2])
+        subscription.dispose()
+    }
+
+    @Test func theSignalAndEachLiveSubscriptionKeepThePromiseAlive() {
+        // Probe P8.
+        weak var watcher: Promise<Int>?
+        var signal: Signal<Int, NoError>?
+        do {
+            let promise = Promise(1)
+            watcher = promise
+            signal = promise.get()
+        }
+        #expect(watcher != nil)
+        let subscription = signal?.start()
+        signal = nil
+        #expect(watcher != nil)
+        subscription?.dispose()
+        #expect(watcher == nil)
+    }
+
+    @Test func theSourceDoesNotKeepThePromiseAlive() {
+        let source = CountingDisposable()
+        let (input, output) = Signal<Int, NoError>.pipe()
+        weak var watcher: Promise<Int>?
+        do {
+            let promise = Promise<Int>()
+            watcher = promise
+            promise.set(Signal { subscriber in
+                let forwarding = output.start(next: subscriber.putNext)
+                return ActionDisposable {
+                    forwarding.dispose()
+                    source.dispose()
+                }
+            })
+        }
+        #expect(watcher == nil)
+        #expect(source.count == 1)
+        input.putNext(1)  // nobody is left to receive it
+    }
+
+    @Test func onDeinitRunsFirstThenTheSourceIsDisposed() {
+        var events: [String] = []
+        do {
+            let promise = Promise<Int>()
+            promise.set(Signal { _ in ActionDisposable { events.append("source disposed") } })
+            promise.onDeinit = { events.append("replaced") }
+            promise.onDeinit = { events.append("onDeinit") }
+            #expect(promise.onDeinit != nil)
+        }
+        #expect(events == ["onDeinit", "source disposed"])
+    }
+
+    @Test func initializeOnFirstAccessSetsTheSignalAtTheFirstStartOnly() {
+        var starts = 0
+        let promise = Promise(initializeOnFirstAccess: Signal<Int, NoError> { subscriber in
+            starts += 1
+            subscriber.putNext(starts * 10)
+            return EmptyDisposable
+        })
+        #expect(starts == 0)
+        var first: [Int] = []
+        promise.get().start(next: { first.append($0) })
+        #expect(starts == 1)
+        #expect(first == [10])
+        var second: [Int] = []
+        promise.get().start(next: { second.append($0) })
+        #expect(starts == 1)
+        #expect(second == [10])
+    }
+
+    @Test func initializeOnFirstAccessReplacesAnEarlierSet() {
+        let promise = Promise(initializeOnFirstAccess: .single(2))
+        let earlier = CountingDisposable()
+        promise.set(Signal { subscriber in
+            subscriber.putNext(1)
+            return earlier
+        })
+        var received: [Int] = []
+        promise.get().start(next: { received.append($0) })  // gets 1, the current value, first
+        #expect(received == [1, 2])
+        #expect(earlier.count == 1)
+        #expect(current(promise.get()) == 2)
+        #expect(current(Promise<Int>(initializeOnFirstAccess: nil).get()) == nil)
     }
 
     @Test func theReadIdiomWorksFromAnyThread() {
@@ -93,5 +236,71 @@ import Testing
         for history in histories {
             #expect(order.containsRun(history))
         }
+    }
+
+    @Test func setRacingSetDisposesEveryReplacedSourceOnce() {
+        for _ in 0..<20 {
+            let sources = (0..<32).map { _ in CountingDisposable() }
+            let everything = History<Int>()
+            do {
+                let promise = Promise<Int>()
+                let subscription = promise.get().start(next: everything.record)
+                DispatchQueue.concurrentPerform(iterations: sources.count) { index in
+                    promise.set(Signal { subscriber in
+                        subscriber.putNext(index)
+                        return sources[index]
+                    })
+                }
+                #expect(sources.map(\.count).sorted() == [0] + Array(repeating: 1, count: sources.count - 1))
+                #expect(current(promise.get()) != nil)
+                subscription.dispose()
+            }
+            #expect(sources.map(\.count) == Array(repeating: 1, count: sources.count))
+            #expect(everything.recorded.sorted() == Array(0..<sources.count))
+        }
+    }
+
+    @Test func aReplacedSourceIsReleasedAfterUnlocking() async {
+        await #expect(processExitsWith: .success) {
+            startWatchdog()
+            let promise = Promise<Int>()
+            promise.set(Signal { _ in Reentering { promise.set(.single(3)) } })
+            promise.set(.single(2))  // the first source's disposable sets the promise again when released
+            precondition(current(promise.get()) == 3)
+        }
+    }
+
+    @Test func aReplacedOnDeinitIsReleasedAfterUnlocking() async {
+        await #expect(processExitsWith: .success) {
+            startWatchdog()
+            let promise = Promise<Int>()
+            promise.onDeinit = { [captured = Reentering { _ = promise.onDeinit }] in _ = captured }
+            promise.onDeinit = nil  // releasing the replaced closure reads `onDeinit` again
+        }
+    }
+
+    @Test func aReplacedValueIsReleasedAfterUnlocking() async {
+        await #expect(processExitsWith: .success) {
+            startWatchdog()
+            let promise = Promise<Reentering>()
+            promise.set(.single(Reentering { _ = current(promise.get()) }))
+            promise.set(.single(Reentering {}))  // clearing the current value releases the first one
+        }
+    }
+}
+
+/// Runs `onDeinit` when released: to call back into what released it.
+private final class Reentering: Disposable {
+    let onDeinit: @Sendable () -> Void
+    init(onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    func dispose() {}
+    deinit { onDeinit() }
+}
+
+/// Stops the test process, failing its exit test, if it still runs after `seconds`: a deadlock.
+private func startWatchdog(seconds: Double = 10) {
+    Thread.detachNewThread {
+        Thread.sleep(forTimeInterval: seconds)
+        fatalError("watchdog: still running after \(seconds) s, deadlocked")
     }
 }

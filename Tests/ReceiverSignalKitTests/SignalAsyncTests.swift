@@ -120,4 +120,33 @@ import Testing
             #expect(disposals.count == starts.with { $0 })  // every start disposed, exactly once
         }
     }
+
+    // MARK: SwiftSignalKit's get() async
+
+    @Test func getReturnsTheFirstValueAndDisposesTheStart() async {
+        let disposed = CountingDisposable()
+        let signal = Signal<Int, NoError> { subscriber in
+            subscriber.putNext(1)
+            subscriber.putNext(2)
+            return disposed
+        }
+        #expect(await signal.get() == 1)
+        #expect(disposed.count == 1)
+    }
+
+    @Test func getWaitsForAValueFromAnotherThread() async {
+        let promise = ValuePromise<Int>()
+        async let value = promise.get().get()
+        try? await Task.sleep(nanoseconds: 10_000_000)  // not needed for correctness: either order gives 7
+        promise.set(7)
+        #expect(await value == 7)
+    }
+
+    @Test func getOfASignalThatCompletesWithoutAValueStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = await Signal<Int, NoError>.complete().get()
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("Signal.get() needs a value"))
+    }
 }

@@ -1,3 +1,5 @@
+import class Foundation.Thread
+import Dispatch
 import ReceiverSignalKit
 import Testing
 
@@ -65,5 +67,73 @@ import Testing
             #expect(zip(history, history.dropFirst()).allSatisfy { $0 != $1 })
             #expect(order.containsRun(history))
         }
+    }
+
+    @Test func aReentrantSetIsQueuedNotNested() {
+        // Probe P3, a deliberate difference: SwiftSignalKit gives a 1, a 2, b 2, b 1.
+        let promise = ValuePromise<Int>()
+        var events: [String] = []
+        promise.get().start(next: { value in
+            events.append("a \(value)")
+            if value == 1 { promise.set(2) }
+        })
+        promise.get().start(next: { events.append("b \($0)") })
+        promise.set(1)
+        #expect(events == ["a 1", "b 1", "a 2", "b 2"])
+    }
+
+    @Test func ignoreRepeatedDropsValuesEqualToTheCurrentOne() {
+        // Probe P11.
+        let promise = ValuePromise<Int>(ignoreRepeated: true)
+        var received: [Int] = []
+        promise.get().start(next: { received.append($0) })
+        for value in [1, 1, 2, 2, 1, 1] { promise.set(value) }
+        #expect(received == [1, 2, 1])
+        #expect(promise.ignoreRepeated)
+    }
+
+    @Test(arguments: [false, true])
+    func theSignalAndEachLiveSubscriptionKeepThePromiseAlive(ignoreRepeated: Bool) {
+        weak var watcher: ValuePromise<Int>?
+        var signal: Signal<Int, NoError>?
+        do {
+            let promise = ValuePromise(1, ignoreRepeated: ignoreRepeated)
+            watcher = promise
+            signal = promise.get()
+        }
+        #expect(watcher != nil)
+        var received: [Int] = []
+        let subscription = signal?.start(next: { received.append($0) })
+        signal = nil
+        #expect(watcher != nil)
+        watcher?.set(2)
+        #expect(received == [1, 2])
+        subscription?.dispose()
+        #expect(watcher == nil)
+    }
+
+    @Test func aReplacedValueIsReleasedAfterUnlocking() async {
+        await #expect(processExitsWith: .success) {
+            startWatchdog()
+            let promise = ValuePromise<Reentering>()
+            promise.set(Reentering { _ = current(promise.get()) })
+            promise.set(Reentering {})  // releases the first value, whose deinit reads the promise
+        }
+    }
+}
+
+/// Runs `onDeinit` when released: to call back into what released it. Equal only to itself.
+private final class Reentering: Equatable, Sendable {
+    let onDeinit: @Sendable () -> Void
+    init(onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
+    static func == (lhs: Reentering, rhs: Reentering) -> Bool { lhs === rhs }
+}
+
+/// Stops the test process, failing its exit test, if it still runs after `seconds`: a deadlock.
+private func startWatchdog(seconds: Double = 10) {
+    Thread.detachNewThread {
+        Thread.sleep(forTimeInterval: seconds)
+        fatalError("watchdog: still running after \(seconds) s, deadlocked")
     }
 }

@@ -1,4 +1,4 @@
-// Every workload of issue 4, for Receiver and what it is compared with, in one executable so
+// Every workload of issue 4 (those of issue 8 are in SignalKitBenchmarks.swift), for Receiver and what it is compared with, in one executable so
 // that the ratios between them are measured under the same conditions.
 //
 // Each benchmark does `units` units of work per iteration (its scaling factor, 1,000 unless
@@ -10,6 +10,7 @@ import Benchmark
 import Dispatch
 import OpenCombine
 import Receiver
+import ReceiverSignalKit
 
 let benchmarks: @Sendable () -> Void = {
     registerHotOneListener()
@@ -20,6 +21,10 @@ let benchmarks: @Sendable () -> Void = {
     registerValuePromise()
     registerMemory()
     registerTwoThreads()
+    registerSignalKit()
+    #if RECEIVER_HAS_COMBINATORS
+    registerSignalKitCombinators()
+    #endif
 }
 
 // MARK: - W1 hot broadcast, 1 listener — per wave

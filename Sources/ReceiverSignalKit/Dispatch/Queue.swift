@@ -23,22 +23,28 @@ public final class Queue: Sendable {
     /// ```
     public let queue: DispatchQueue
     /// The value this queue carries under `Queue.key`, so `isCurrent()` recognises it; `nil` for a
-    /// queue made with `init(queue:)`, which sets no key (as SwiftSignalKit).
+    /// queue made with `init(queue:)` and for the global queues, which get no key (as SwiftSignalKit).
     private let marker: Marker?
     private let isMain: Bool
 
     private final class Marker: Sendable {}
     private static let key = DispatchSpecificKey<Marker>()
 
-    private static let main = Queue(wrapping: .main, isMain: true)
-    private static let concurrentDefault = Queue(wrapping: .global(qos: .default), isMain: false)
-    private static let concurrentBackground = Queue(wrapping: .global(qos: .background), isMain: false)
+    // The main queue gets a marker too (SwiftSignalKit's does not): where the main queue is not
+    // drained by the main thread — on Linux after `dispatchMain()`, which is how `swift test`
+    // runs — `Thread.isMainThread` is false inside its blocks, and without the marker
+    // `isCurrent()` would say false there, so `sync` from a main-queue block would deadlock.
+    private static let main = Queue(wrapping: .main, marker: Marker(), isMain: true)
+    private static let concurrentDefault = Queue(wrapping: .global(qos: .default), marker: nil, isMain: false)
+    private static let concurrentBackground = Queue(wrapping: .global(qos: .background), marker: nil, isMain: false)
 
-    private init(wrapping queue: DispatchQueue, isMain: Bool) {
-        (self.queue, self.isMain, marker) = (queue, isMain, nil)
+    private init(wrapping queue: DispatchQueue, marker: Marker?, isMain: Bool) {
+        (self.queue, self.marker, self.isMain) = (queue, marker, isMain)
+        if let marker { queue.setSpecific(key: Self.key, value: marker) }
     }
 
-    /// The main queue. Its `isCurrent()` is true on the main thread.
+    /// The main queue. Its `isCurrent()` is true on the main thread, and inside the main queue's
+    /// blocks wherever they run.
     ///
     /// ```swift
     /// Queue.mainQueue().async { updateUI() }   // inline when already on the main thread
@@ -73,8 +79,8 @@ public final class Queue: Sendable {
     /// ```
     ///
     /// - Parameter queue: The queue to wrap.
-    public init(queue: DispatchQueue) {
-        (self.queue, isMain, marker) = (queue, false, nil)
+    public convenience init(queue: DispatchQueue) {
+        self.init(wrapping: queue, marker: nil, isMain: false)
     }
 
     /// Makes a new serial queue.
@@ -86,14 +92,12 @@ public final class Queue: Sendable {
     /// - Parameters:
     ///   - name: The dispatch queue's label.
     ///   - qos: Its quality of service.
-    public init(name: String? = nil, qos: DispatchQoS = .default) {
-        let marker = Marker()
-        queue = DispatchQueue(label: name ?? "", qos: qos)
-        queue.setSpecific(key: Self.key, value: marker)
-        (self.marker, isMain) = (marker, false)
+    public convenience init(name: String? = nil, qos: DispatchQoS = .default) {
+        self.init(wrapping: DispatchQueue(label: name ?? "", qos: qos), marker: Marker(), isMain: false)
     }
 
-    /// Whether the calling code runs on this queue (for the main queue: on the main thread).
+    /// Whether the calling code runs on this queue (for the main queue: also anywhere on the main
+    /// thread).
     ///
     /// ```swift
     /// assert(Queue.mainQueue().isCurrent())

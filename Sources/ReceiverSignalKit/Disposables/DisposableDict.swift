@@ -4,14 +4,16 @@
 /// let downloads = DisposableDict<String>()
 /// downloads.set(fetch("a.png").start(), forKey: "a.png")
 /// downloads.set(fetch("a.png").start(), forKey: "a.png")   // disposes the first fetch
-/// downloads.set(nil, forKey: "a.png")                      // disposes the second one
+/// downloads.set(nil, forKey: "a.png")                      // disposes the second one, removes the key
 /// downloads.dispose()                                      // disposes everything left
 /// ```
 ///
-/// > Note: Thread-safe. Disposables are disposed outside the lock. `Key`'s `hash(into:)` and `==`
-/// > run under the lock, so they must not call back into this dictionary.
-public final class DisposableDict<Key: Hashable>: Disposable {
-    private let members = Locked<[Key: any Disposable]?>([:])  // nil once disposed
+/// > Note: Thread-safe. Disposables are disposed, and released, outside the lock, so their
+/// > `deinit` may use the dictionary again. `T`'s `hash(into:)` and `==` run under the lock, so
+/// > they must not call back into this dictionary. Releasing the dictionary does not dispose
+/// > its contents.
+public final class DisposableDict<T: Hashable>: Disposable {
+    private let members = Locked<[T: any Disposable]?>([:])  // nil once disposed
 
     /// Makes an empty dictionary.
     ///
@@ -26,19 +28,22 @@ public final class DisposableDict<Key: Hashable>: Disposable {
     /// ```swift
     /// dict.set(first, forKey: 1)
     /// dict.set(second, forKey: 1)   // first.dispose() is called
+    /// dict.set(nil, forKey: 1)      // second.dispose() is called; key 1 is gone
     /// ```
     ///
+    /// We deliberately differ from SwiftSignalKit for `nil`: it removes the entry. SwiftSignalKit
+    /// disposes the entry but keeps it, so its `dispose()` disposes it a second time.
+    ///
     /// - Parameters:
-    ///   - disposable: The new occupant, or `nil` to empty the key. Setting the current occupant
-    ///     again does nothing.
+    ///   - disposable: The new occupant, or `nil` to dispose and remove the current one. Setting
+    ///     the current occupant again disposes it and keeps it, as SwiftSignalKit does.
     ///   - key: Where to put it.
     /// - Complexity: O(1) on average.
-    public func set(_ disposable: (any Disposable)?, forKey key: Key) {
+    public func set(_ disposable: (any Disposable)?, forKey key: T) {
         let finished = members.withLock { members -> (any Disposable)? in
             guard members != nil else { return disposable }
-            let previous = members?[key]
-            members?[key] = disposable
-            return previous === disposable ? nil : previous
+            defer { members?[key] = disposable }
+            return members?[key]
         }
         finished?.dispose()
     }

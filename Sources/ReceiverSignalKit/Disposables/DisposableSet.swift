@@ -9,6 +9,8 @@
 ///
 /// > Note: Thread-safe. `dispose()` takes everything out under the lock and disposes it after
 /// > unlocking, in the order it was added. A second `dispose()` racing the first returns at once.
+/// > What the set lets go of is released after unlocking, so its `deinit` may use the set again.
+/// > Releasing the set does not dispose its contents.
 public final class DisposableSet: Disposable {
     private let members = Locked<[any Disposable]?>([])  // nil once disposed
 
@@ -42,9 +44,24 @@ public final class DisposableSet: Disposable {
     /// - Parameter disposable: What to take out; nothing happens if it is not in the set.
     /// - Complexity: O(n) in the number of disposables in the set.
     public func remove(_ disposable: any Disposable) {
+        // Not the last reference: the caller holds `disposable` until this returns.
         members.withLock { members in
             if let index = members?.firstIndex(where: { $0 === disposable }) { members?.remove(at: index) }
         }
+    }
+
+    /// Takes the most recently added disposable out of the set without disposing it. Does
+    /// nothing if the set is empty (SwiftSignalKit crashes there) or disposed.
+    ///
+    /// ```swift
+    /// disposables.add(first)
+    /// disposables.add(second)
+    /// disposables.removeLast()   // second keeps running, outside the set
+    /// ```
+    ///
+    /// - Complexity: O(1).
+    public func removeLast() {
+        _ = members.withLock { $0?.popLast() }  // released here, after unlocking
     }
 
     /// Disposes everything in the set, and everything added later.

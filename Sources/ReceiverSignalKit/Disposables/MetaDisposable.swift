@@ -8,8 +8,9 @@
 /// search.set(results(for: "abc").start())            // disposed at once
 /// ```
 ///
-/// > Note: Thread-safe. Disposables are disposed outside the lock, on the thread whose call
-/// > replaced them (or that called `dispose()`).
+/// > Note: Thread-safe. Disposables are disposed, and released, outside the lock, on the thread
+/// > whose call replaced them (or that called `dispose()`), so their `deinit` may use this
+/// > `MetaDisposable` again. Releasing the `MetaDisposable` does not dispose its occupant.
 public final class MetaDisposable: Disposable {
     private let state = Locked<(current: (any Disposable)?, isDisposed: Bool)>((nil, false))
 
@@ -30,12 +31,12 @@ public final class MetaDisposable: Disposable {
     /// ```
     ///
     /// - Parameter disposable: The new occupant, or `nil` to empty the slot. Setting the current
-    ///   occupant again does nothing.
+    ///   occupant again disposes it and keeps it in the slot, as SwiftSignalKit does.
     public func set(_ disposable: (any Disposable)?) {
         let finished = state.withLock { state -> (any Disposable)? in
             guard !state.isDisposed else { return disposable }
             defer { state.current = disposable }
-            return state.current === disposable ? nil : state.current
+            return state.current
         }
         finished?.dispose()
     }

@@ -36,7 +36,7 @@ public final class StrictDisposable: Disposable {
         }
     }
 
-    /// Disposes the wrapped disposable (once) and releases it.
+    /// Disposes the wrapped disposable (once) and releases it, after unlocking.
     ///
     /// ```swift
     /// strict.dispose()
@@ -55,10 +55,11 @@ extension Disposable {
     /// ```
     ///
     /// - Parameters:
-    ///   - file: The caller's file by default.
+    ///   - file: The caller's file by default (`#file`, as SwiftSignalKit; in the Swift 6
+    ///     language mode it is the same short `Module/File.swift` as `#fileID`).
     ///   - line: The caller's line by default.
     /// - Returns: The strict wrapper; dispose it instead of this disposable.
-    public func strict(file: String = #fileID, line: Int = #line) -> any Disposable {
+    public func strict(file: String = #file, line: Int = #line) -> any Disposable {
         StrictDisposable(self, file: file, line: line)
     }
 }

@@ -20,21 +20,62 @@
 /// feed the promise at the same moment, a newer value may also reach the handler, on their
 /// thread, before `dispose()`: keep such a read in an ``Atomic``.
 ///
-/// > Note: Deinitialising the promise disposes the signal it was given. Calls to `set` from
-/// > several threads at once race: the signal set last wins, but the one it replaces may send
-/// > until it is disposed.
+/// Ownership, as in SwiftSignalKit: the signal `get()` returns, and each of its subscriptions
+/// until it is disposed, keep the promise alive; the signal given to `set` does not (it holds
+/// only the pair). Deinitialising the promise calls ``onDeinit``, then disposes that signal.
+///
+/// ```
+/// get() signal ──▶ Promise ──▶ pair ──▶ each subscription's handler ──▶ Promise (until disposed)
+///                          └─▶ source subscription ──▶ pair
+/// ```
+///
+/// > Note: Calls to one subscriber never overlap. A `set` (or a value of the source) made while
+/// > a subscriber is being delivered to is queued and delivered after the current value, FIFO —
+/// > SwiftSignalKit delivers it nested, so a later subscriber sees the new value before the old
+/// > one. Calls to `set` from several threads at once race: the signal set last wins, but the
+/// > one it replaces may send until it is disposed.
 public final class Promise<T> {
     @usableFromInline let transmitter: Receiver<T?>.Transmitter
     @usableFromInline let receiver: Receiver<T?>
     @usableFromInline let source = MetaDisposable()
+    @usableFromInline let state: Locked<State>
 
-    /// Makes a promise without a current value.
+    @usableFromInline struct State {
+        @usableFromInline var onDeinit: (() -> Void)?
+        @usableFromInline var initializeOnFirstAccess: Signal<T, NoError>?
+
+        @inlinable init(initializeOnFirstAccess: Signal<T, NoError>?) {
+            self.initializeOnFirstAccess = initializeOnFirstAccess
+        }
+    }
+
+    /// Called first when the promise is deinitialised, before its signal is disposed.
     ///
     /// ```swift
-    /// let promise = Promise<Int>()
+    /// promise.onDeinit = { print("promise released") }
     /// ```
-    @inlinable public init() {
+    public var onDeinit: (() -> Void)? {
+        get { state.withLock { $0.onDeinit } }
+        set {
+            var replaced = newValue
+            state.withLock { Swift.swap(&$0.onDeinit, &replaced) }
+        }  // the closure it replaced is released here, after unlocking
+    }
+
+    /// Makes a promise that is fed from `initializeOnFirstAccess` once someone first starts its
+    /// `get()` signal, as if `set(initializeOnFirstAccess)` were called then (after that start
+    /// received the current value, if any). A `set` made before that is then replaced by it.
+    ///
+    /// ```swift
+    /// let settings = Promise(initializeOnFirstAccess: loadSettings())
+    /// // loadSettings() starts here, at the first start:
+    /// settings.get().start(next: apply)
+    /// ```
+    ///
+    /// - Parameter initializeOnFirstAccess: The signal to set at the first start, or `nil`.
+    @inlinable public init(initializeOnFirstAccess: Signal<T, NoError>?) {
         (transmitter, receiver) = Receiver<T?>.make(with: .warm(upTo: 1))
+        state = Locked(State(initializeOnFirstAccess: initializeOnFirstAccess))
     }
 
     /// Makes a promise whose current value is `value`.
@@ -49,27 +90,42 @@ public final class Promise<T> {
         transmitter.broadcast(value)
     }
 
-    deinit { source.dispose() }
+    /// Makes a promise without a current value.
+    ///
+    /// ```swift
+    /// let promise = Promise<Int>()
+    /// ```
+    @inlinable public convenience init() {
+        self.init(initializeOnFirstAccess: nil)
+    }
 
-    /// Feeds the promise from `signal`: disposes the signal set before, clears the current value,
-    /// then starts `signal`; each value it sends becomes the current value and goes to every
-    /// subscriber.
+    deinit {
+        state.withLock { $0.onDeinit.take() }?()
+        source.dispose()
+    }
+
+    /// Feeds the promise from `signal`: clears the current value (without telling anyone),
+    /// starts `signal`, and then disposes the signal set before. Each value `signal` sends becomes
+    /// the current value and goes to every subscriber; its completion keeps the last value.
     ///
     /// ```swift
     /// promise.set(.single(2))
     /// promise.set(.never())   // no current value until the new signal sends one
     /// ```
     ///
+    /// The new signal starts before the old one is disposed, as in SwiftSignalKit, so a
+    /// shared upstream that both use is not torn down and started again.
+    ///
     /// - Parameter signal: The new source of values.
     @inlinable public func set(_ signal: Signal<T, NoError>) {
-        source.set(nil)
         transmitter.broadcast(nil)
         let transmitter = transmitter
         source.set(signal.start(next: { transmitter.broadcast($0) }))
     }
 
     /// A signal of the current value (if there is one, sent at start on the starting thread),
-    /// then of every new value. It never completes.
+    /// then of every new value. It never completes. The signal and each started subscription
+    /// keep the promise alive.
     ///
     /// ```swift
     /// promise.get() |> map { $0 * 2 }
@@ -77,7 +133,15 @@ public final class Promise<T> {
     ///
     /// - Returns: The signal of the promise's values.
     @inlinable public func get() -> Signal<T, NoError> {
-        receiver.skipNil().signal
+        Signal(start: { next, _, _ in
+            let listening = self.receiver.listen { value in
+                withExtendedLifetime(self) { if let value { next?(value) } }
+            }
+            if let initial = self.state.withLock({ $0.initializeOnFirstAccess.take() }) {
+                self.set(initial)
+            }
+            return listening
+        })
     }
 }
 

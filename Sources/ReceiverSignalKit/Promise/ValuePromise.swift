@@ -13,6 +13,15 @@
 /// same moment, a newer value may also reach the handler, on their thread, before `dispose()`:
 /// keep such a read in an ``Atomic``.)
 ///
+/// The signal `get()` returns, and each of its subscriptions until it is disposed, keep the
+/// promise alive, as in SwiftSignalKit.
+///
+/// > Note: A `set` made while a subscriber is being delivered to (from its handler, or from
+/// > another thread) is queued and delivered after the current value, FIFO. SwiftSignalKit
+/// > delivers it nested: with subscribers a and b, and a calling `set(2)` when it gets 1,
+/// > SwiftSignalKit gives `a 1, a 2, b 2, b 1`; this gives `a 1, b 1, a 2, b 2`, so every
+/// > subscriber sees the values in the order they were set.
+///
 /// > Note: With `ignoreRepeated`, each subscriber drops a value equal to the last one it
 /// > received, inside the pair's serialized delivery. Since every subscriber sees every value in
 /// > one order and starts with the current value, this is exactly "a value equal to the current
@@ -67,7 +76,8 @@ public final class ValuePromise<T: Equatable> {
     }
 
     /// A signal of the current value (if there is one, sent at start on the starting thread),
-    /// then of every new value. It never completes.
+    /// then of every new value. It never completes. The signal and each started subscription
+    /// keep the promise alive.
     ///
     /// ```swift
     /// promise.get() |> map { "\($0)" }
@@ -75,7 +85,19 @@ public final class ValuePromise<T: Equatable> {
     ///
     /// - Returns: The signal of the promise's values.
     @inlinable public func get() -> Signal<T, NoError> {
-        (ignoreRepeated ? receiver.skipRepeats() : receiver).signal
+        Signal(start: { next, _, _ in
+            guard self.ignoreRepeated else {
+                return self.receiver.listen { value in withExtendedLifetime(self) { next?(value) } }
+            }
+            var last: T?
+            return self.receiver.listen { value in
+                withExtendedLifetime(self) {
+                    guard value != last else { return }
+                    last = value
+                    next?(value)
+                }
+            }
+        })
     }
 }
 

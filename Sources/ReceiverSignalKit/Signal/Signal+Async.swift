@@ -96,3 +96,37 @@ extension Signal where T: Sendable, E == NoError {
         }
     }
 }
+
+extension Signal where E == NoError {
+    /// Waits for the signal's first value: SwiftSignalKit's `get() async`. The start is disposed
+    /// once the value has arrived.
+    ///
+    /// ```swift
+    /// let name = await profile.get().get()   // the current name
+    /// ```
+    ///
+    /// Differences from SwiftSignalKit, which never resumes in either case: a signal that
+    /// completes without a value is a precondition failure that says so (use ``first()`` to get
+    /// `nil` instead), and cancelling the task does not stop the wait, since there is no value to
+    /// return (use `first()` to be cancellable).
+    ///
+    /// - Returns: The first value.
+    /// - Precondition: The signal sends a value before it completes.
+    public func get() async -> T {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Unchecked<T>, Never>) in
+            let resumed = Locked(false)
+            let subscription = MetaDisposable()
+            subscription.set(start(
+                next: { value in
+                    guard resumed.withLock({ resumed in defer { resumed = true }; return !resumed }) else { return }
+                    subscription.dispose()
+                    continuation.resume(returning: Unchecked(value))
+                },
+                completed: {
+                    let hasValue = resumed.withLock { $0 }
+                    precondition(hasValue, "Signal.get() needs a value, but the signal completed without one; first() returns nil instead")
+                }
+            ))
+        }.value
+    }
+}

@@ -11,6 +11,7 @@
 ///
 /// - Parameter queue: Where the handlers run. Events keep their order on a serial queue.
 /// - Returns: A function from a signal to the same signal delivered on `queue`.
+@inlinable
 public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal { subscriber in
@@ -32,6 +33,89 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
 ///
 /// - Parameter signal: The upstream signal.
 /// - Returns: The same signal, delivered on the main queue.
+@inlinable
 public func deliverOnMainQueue<T, E>(_ signal: Signal<T, E>) -> Signal<T, E> {
     signal |> deliverOn(Queue.mainQueue())
+}
+
+/// Delivers every event of each start on its own lane of `threadPool`: each event becomes a
+/// ``ThreadPoolTask`` on one ``ThreadPoolQueue`` per start, so a start's events arrive in order,
+/// one at a time, on pool threads. The upstream is started on the calling thread.
+///
+/// ```swift
+/// photos |> deliverOn(decodingPool) |> map(decode)
+/// ```
+///
+/// - Parameter threadPool: Whose threads run the handlers.
+/// - Returns: A function from a signal to the same signal delivered on `threadPool`.
+@inlinable
+public func deliverOn<T, E>(_ threadPool: ThreadPool) -> (Signal<T, E>) -> Signal<T, E> {
+    { signal in
+        Signal { subscriber in
+            let lane = threadPool.nextQueue()
+            return signal.start(
+                next: { value in lane.addTask(ThreadPoolTask { _ in subscriber.putNext(value) }) },
+                error: { error in lane.addTask(ThreadPoolTask { _ in subscriber.putError(error) }) },
+                completed: { lane.addTask(ThreadPoolTask { _ in subscriber.putCompletion() }) }
+            )
+        }
+    }
+}
+
+/// Starts each run of the upstream on `queue`: at once if already on `queue`, otherwise
+/// asynchronously. Events are not moved: they arrive on whatever thread the upstream sends them.
+///
+/// ```swift
+/// database.read(key) |> runOn(databaseQueue) |> deliverOnMainQueue
+/// ```
+///
+/// Disposing a start before it reached `queue` prevents it: the upstream is never started. (In
+/// SwiftSignalKit the flag that says so is an unsynchronised variable, a data race; here it is
+/// guarded by a lock.)
+///
+/// - Parameter queue: Where the upstream's generator runs.
+/// - Returns: A function from a signal to the same signal started on `queue`.
+@inlinable
+public func runOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
+    { signal in
+        Signal { subscriber in
+            guard !queue.isCurrent() else { return signal.startForwarding(to: subscriber) }
+            let start = DeferredStart()
+            queue.justDispatch { start.start { signal.startForwarding(to: subscriber) } }
+            return start
+        }
+    }
+}
+
+/// Starts each run of the upstream as a task on `threadPool`. Events are not moved: they arrive on
+/// whatever thread the upstream sends them.
+///
+/// ```swift
+/// decodeLargeImage(data) |> runOn(imagePool)
+/// ```
+///
+/// Disposing a start before its task ran prevents it: the upstream is never started.
+///
+/// - Parameter threadPool: Whose thread runs the upstream's generator.
+/// - Returns: A function from a signal to the same signal started on `threadPool`.
+@inlinable
+public func runOn<T, E>(_ threadPool: ThreadPool) -> (Signal<T, E>) -> Signal<T, E> {
+    { signal in
+        Signal { subscriber in
+            let start = DeferredStart()
+            threadPool.addTask(ThreadPoolTask { _ in start.start { signal.startForwarding(to: subscriber) } })
+            return start
+        }
+    }
+}
+
+extension Signal {
+    /// Starts this signal, putting each of its events into `subscriber`.
+    @inlinable func startForwarding(to subscriber: Subscriber<T, E>) -> any Disposable {
+        start(
+            next: { subscriber.putNext($0) },
+            error: { subscriber.putError($0) },
+            completed: { subscriber.putCompletion() }
+        )
+    }
 }

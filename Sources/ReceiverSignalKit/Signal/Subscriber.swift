@@ -31,25 +31,27 @@ public final class Subscriber<T, E>: CustomStringConvertible {
         case completion
     }
 
-    /// Everything one run holds, under the lock.
+    /// What one run holds, under the lock. It is shared with the ``Subscription`` that `start`
+    /// returns, which so never keeps the handlers alive: they are in the subscriber, and in its
+    /// pair, which only the subscriber holds. (Handlers often reach that disposable — stored in an
+    /// operator's state, say — and would otherwise form a cycle that outlives every source;
+    /// SwiftSignalKit's disposable holds its subscriber weakly for the same reason.)
     @usableFromInline struct Run {
-        @usableFromInline var next: ((T) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?
-        /// The pair that serialises delivery and its one listener, made at the first `put…`.
-        @usableFromInline var transmitter: Receiver<Event>.Transmitter?, listening: (any Disposable)?
+        /// The listener of the subscriber's pair, once it has one.
+        @usableFromInline var listening: (any Disposable)?
         /// What the generator returned, disposed on termination or disposal.
         @usableFromInline var disposable: (any Disposable)?
         @usableFromInline var keptAlive: [AnyObject] = []
         /// Terminated, or its subscription disposed: nothing is delivered any more.
         @usableFromInline var isStopped = false
 
-        @usableFromInline init(next: ((T) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?) {
-            (self.next, self.error, self.completed) = (next, error, completed)
-        }
+        @inlinable init() {}
 
         /// Stops the run and takes out what it held, for the caller to dispose and release after
-        /// unlocking.
-        @inlinable mutating func stop() -> Run {
-            var taken = Run(next: nil, error: nil, completed: nil)
+        /// unlocking; `nil` if it had stopped already.
+        @inlinable mutating func stop() -> Run? {
+            guard !isStopped else { return nil }
+            var taken = Run()
             swap(&self, &taken)
             isStopped = true
             return taken
@@ -57,6 +59,12 @@ public final class Subscriber<T, E>: CustomStringConvertible {
     }
 
     @usableFromInline let state: Locked<Run>
+    /// The pair that serialises delivery, made at the first `put…`. Only touched under `state`'s
+    /// lock.
+    @usableFromInline nonisolated(unsafe) var transmitter: Receiver<Event>.Transmitter?
+    /// Immutable and only called by deliveries, which the pair serialises; `nonisolated(unsafe)`
+    /// because handlers are ordinary closures, not `@Sendable` (see the threading contract).
+    @usableFromInline nonisolated(unsafe) let next: ((T) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?
 
     /// Makes a subscriber that calls the given handlers.
     ///
@@ -70,7 +78,8 @@ public final class Subscriber<T, E>: CustomStringConvertible {
     ///   - error: Called with the error if it terminates with one.
     ///   - completed: Called if it terminates by completing.
     @inlinable public init(next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil) {
-        state = Locked(Run(next: next, error: error, completed: completed))
+        (self.next, self.error, self.completed) = (next, error, completed)
+        state = Locked(Run())
     }
 
     /// A description for debugging: which handlers it has and whether it has stopped.
@@ -80,9 +89,8 @@ public final class Subscriber<T, E>: CustomStringConvertible {
     /// // Subscriber<Int, Never>(next, stopped: false)
     /// ```
     public var description: String {
-        let (handlers, isStopped) = state.withLock { run in
-            ([run.next.map { _ in "next" }, run.error.map { _ in "error" }, run.completed.map { _ in "completed" }], run.isStopped)
-        }
+        let handlers = [next.map { _ in "next" }, error.map { _ in "error" }, completed.map { _ in "completed" }]
+        let isStopped = state.withLock { $0.isStopped }
         return "Subscriber<\(T.self), \(E.self)>(\(handlers.compactMap { $0 }.joined(separator: ", ")), stopped: \(isStopped))"
     }
 
@@ -132,7 +140,7 @@ public final class Subscriber<T, E>: CustomStringConvertible {
 
     /// Broadcasts `event` into the subscriber's pair, making the pair at the first event.
     @inlinable func put(_ event: Event) {
-        let (transmitter, isStopped) = state.withLock { ($0.transmitter, $0.isStopped) }
+        let (transmitter, isStopped) = state.withLock { (self.transmitter, $0.isStopped) }
         if let transmitter {
             transmitter.broadcast(event)
         } else if !isStopped, let transmitter = makePair() {
@@ -143,7 +151,7 @@ public final class Subscriber<T, E>: CustomStringConvertible {
     /// Makes the pair and its listener outside the lock, then installs them, unless another
     /// thread was first (its pair is used instead) or the subscriber stopped meanwhile (`nil`).
     @inlinable func makePair() -> Receiver<Event>.Transmitter? {
-        let handlers = state.withLock { ($0.next, $0.error, $0.completed) }
+        let handlers = (next, error, completed)
         let (transmitter, receiver) = Receiver<Event>.make()
         // `unowned`: the pair belongs to this subscriber, and only a `put…` on it (which holds
         // it) can deliver, so the subscriber outlives every call; a strong reference would be a
@@ -158,12 +166,12 @@ public final class Subscriber<T, E>: CustomStringConvertible {
             case .completion:
                 handlers.2?()
             }
-            stop()
+            Self.stop(state)
         }
         let (installed, unused) = state.withLock { run -> (Receiver<Event>.Transmitter?, (any Disposable)?) in
             guard !run.isStopped else { return (nil, listening) }
-            guard run.transmitter == nil else { return (run.transmitter, listening) }
-            (run.transmitter, run.listening) = (transmitter, listening)
+            guard self.transmitter == nil else { return (self.transmitter, listening) }
+            (self.transmitter, run.listening) = (transmitter, listening)
             return (transmitter, nil)
         }
         unused?.dispose()
@@ -171,10 +179,9 @@ public final class Subscriber<T, E>: CustomStringConvertible {
     }
 
     /// Stops the run: no handler is called after this returns (on this thread), then what the
-    /// generator returned is disposed, then handlers and kept objects are released — all after
-    /// unlocking.
-    @inlinable func stop() {
-        let taken = state.withLock { $0.isStopped ? nil : $0.stop() }
+    /// generator returned is disposed, then what the run held is released — all after unlocking.
+    @inlinable static func stop(_ state: Locked<Run>) {
+        let taken = state.withLock { $0.stop() }
         taken?.listening?.dispose()
         taken?.disposable?.dispose()
     }
@@ -191,15 +198,17 @@ public final class Subscriber<T, E>: CustomStringConvertible {
         refused?.dispose()
     }
 
-    /// The disposable `start` returns: stops its subscriber.
-    ///
-    /// `@unchecked Sendable`: it only calls `stop()`, which is thread-safe whatever `T` and `E`.
-    @usableFromInline final class Subscription: Disposable, @unchecked Sendable {
-        @usableFromInline let subscriber: Subscriber
+    /// The disposable `start` returns: stops its subscriber's run. It holds the run, not the
+    /// subscriber (see ``Run``).
+    @usableFromInline final class Subscription: Disposable {
+        @usableFromInline let state: Locked<Run>
+    /// The pair that serialises delivery, made at the first `put…`. Only touched under `state`'s
+    /// lock.
+    @usableFromInline nonisolated(unsafe) var transmitter: Receiver<Event>.Transmitter?
 
-        @usableFromInline init(_ subscriber: Subscriber) { self.subscriber = subscriber }
+        @inlinable init(_ subscriber: Subscriber) { state = subscriber.state }
 
-        @usableFromInline func dispose() { subscriber.stop() }
+        @usableFromInline func dispose() { Subscriber.stop(state) }
     }
 }
 

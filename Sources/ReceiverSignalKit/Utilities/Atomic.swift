@@ -1,3 +1,17 @@
+/// What ``Atomic/tryWith(_:)`` throws when it cannot take the lock at once.
+///
+/// ```swift
+/// do {
+///     let value = try cache.tryWith { $0.count }
+/// } catch AtomicLockError.isLocked {
+///     // another thread (or this one) holds the lock
+/// }
+/// ```
+public enum AtomicLockError: Error {
+    /// The lock was held, by another thread or by the caller itself.
+    case isLocked
+}
+
 /// A value behind a lock: every read and change is one atomic step.
 ///
 /// ```swift
@@ -7,8 +21,11 @@
 /// counter.swap(5)                   // 1; the value is now 5
 /// ```
 ///
-/// > Note: The closures of `with` and `modify` run while the lock is held: keep them short, and
-/// > never call back into the same `Atomic` from them (that deadlocks).
+/// > Note: The closures of `with`, `tryWith` and `modify` run while the lock is held, as in
+/// > SwiftSignalKit: keep them short, and never call back into the same `Atomic` from them (the
+/// > lock is not recursive: that deadlocks, or stops the program on Apple platforms). What
+/// > `modify` and `swap` replace is released after unlocking, so the `deinit` of a replaced
+/// > value may use the same `Atomic` (in SwiftSignalKit it deadlocks).
 public final class Atomic<T> {
     private let box: Locked<T>
 
@@ -23,32 +40,49 @@ public final class Atomic<T> {
         box = Locked(value)
     }
 
-    /// Reads the value and returns what `body` makes of it.
+    /// Reads the value and returns what `f` makes of it.
     ///
     /// ```swift
     /// let isEven = counter.with { $0.isMultiple(of: 2) }
     /// ```
     ///
-    /// - Parameter body: Called with the current value, under the lock.
-    /// - Returns: What `body` returned.
-    public func with<Result>(_ body: (T) -> Result) -> Result {
-        box.withLock { body($0) }
+    /// - Parameter f: Called with the current value, under the lock.
+    /// - Returns: What `f` returned.
+    public func with<R>(_ f: (T) -> R) -> R {
+        box.withLock { f($0) }
     }
 
-    /// Replaces the value with what `body` makes of it.
+    /// Reads the value as ``with(_:)`` does, but only if the lock is free at once.
+    ///
+    /// ```swift
+    /// let count = try? cache.tryWith { $0.count }   // nil while someone holds the lock
+    /// ```
+    ///
+    /// - Parameter f: Called with the current value, under the lock.
+    /// - Returns: What `f` returned.
+    /// - Throws: ``AtomicLockError/isLocked`` without calling `f` if the lock is held, by
+    ///   another thread or by the caller (from inside `with`, say).
+    public func tryWith<R>(_ f: (T) -> R) throws -> R {
+        guard let result = box.withLockIfAvailable({ f($0) }) else { throw AtomicLockError.isLocked }
+        return result
+    }
+
+    /// Replaces the value with what `f` makes of it.
     ///
     /// ```swift
     /// counter.modify { $0 + 1 }   // returns the incremented value
     /// ```
     ///
-    /// - Parameter body: Called with the current value, under the lock; returns the new value.
-    /// - Returns: The new value.
+    /// - Parameter f: Called with the current value, under the lock; returns the new value.
+    /// - Returns: The new value. The old one is released after unlocking.
     @discardableResult
-    public func modify(_ body: (T) -> T) -> T {
-        box.withLock { value in
-            value = body(value)
-            return value
+    public func modify(_ f: (T) -> T) -> T {
+        let (new, _) = box.withLock { value -> (T, T) in
+            let old = value
+            value = f(old)
+            return (value, old)  // `old` dies out here, after unlocking
         }
+        return new
     }
 
     /// Replaces the value with `value`.
@@ -58,7 +92,7 @@ public final class Atomic<T> {
     /// ```
     ///
     /// - Parameter value: The new value.
-    /// - Returns: The value it replaced.
+    /// - Returns: The value it replaced (released after unlocking if the result is unused).
     @discardableResult
     public func swap(_ value: T) -> T {
         box.withLock { current in

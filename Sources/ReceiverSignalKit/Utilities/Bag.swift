@@ -12,7 +12,8 @@
 /// bag.get(b)                // "b"
 /// ```
 ///
-/// > Note: Not thread-safe, as in SwiftSignalKit: its owner keeps it behind a lock.
+/// > Note: Not thread-safe, as in SwiftSignalKit: its owner keeps it behind a lock. Lookups and
+/// > removals are O(log n) (SwiftSignalKit's are linear); keys and order are the same.
 public final class Bag<T> {
     /// What `add(_:)` returns to identify an item.
     public typealias Index = Int
@@ -89,6 +90,19 @@ public final class Bag<T> {
         assert(indices.count == items.count && items.count >= count)
     }
 
+    /// Removes every item. The indices go on counting: the next `add(_:)` returns a new one.
+    ///
+    /// ```swift
+    /// bag.removeAll()
+    /// bag.isEmpty     // true
+    /// bag.add("d")    // 3, after 0, 1 and 2 were handed out
+    /// ```
+    ///
+    /// - Complexity: O(n).
+    public func removeAll() {
+        (indices, items, count) = ([], [], 0)
+    }
+
     /// The items, in the order they were added.
     ///
     /// ```swift
@@ -99,6 +113,30 @@ public final class Bag<T> {
     /// - Complexity: O(n).
     public func copyItems() -> [T] {
         items.compactMap { $0 }
+    }
+
+    /// The items with their indices, in the order they were added.
+    ///
+    /// ```swift
+    /// bag.copyItemsWithIndices()   // [(1, "b"), (2, "c")]
+    /// ```
+    ///
+    /// - Returns: A copy of the `(index, item)` pairs still in the bag.
+    /// - Complexity: O(n).
+    public func copyItemsWithIndices() -> [(Index, T)] {
+        zip(indices, items).compactMap { index, item in item.map { (index, $0) } }
+    }
+
+    /// The earliest item still in the bag, with its index; `nil` if the bag is empty.
+    ///
+    /// ```swift
+    /// bag.first   // (1, "b")
+    /// ```
+    ///
+    /// - Complexity: O(1) unless items in front were removed: O(n) in the worst case.
+    public var first: (Index, T)? {
+        guard let position = items.firstIndex(where: { $0 != nil }) else { return nil }
+        return (indices[position], items[position]!)
     }
 
     private func position(of index: Index) -> Int? {

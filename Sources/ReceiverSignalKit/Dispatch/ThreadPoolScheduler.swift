@@ -1,0 +1,103 @@
+internal import Dispatch
+#if canImport(ObjectiveC)
+internal import ObjectiveC  // autoreleasepool, as SwiftSignalKit drains one per task
+#endif
+
+/// The work list a ``ThreadPool``'s threads share: which lanes have tasks waiting, in the order
+/// they became ready, and which lanes are running. A lane is handed to one thread at a time, so
+/// its tasks never overlap; a thread finishing a lane's task puts the lane back at the end of the
+/// ready list if it has more, so busy lanes take turns.
+///
+/// The semaphore counts ready lanes: each ready lane is one `signal`, taken by one thread's `wait`.
+/// Tasks are taken out under the lock and run, and released, after unlocking.
+final class ThreadPoolScheduler: Sendable {
+    private struct Lane {
+        /// Keeps the lane object, and so its identifier, unique while it is listed.
+        let owner: ThreadPoolQueue
+        var tasks = FIFO<ThreadPoolTask>()
+    }
+
+    private struct Schedule {
+        /// Every lane with a task waiting or running: a lane is ready if it is also in `ready`,
+        /// running otherwise.
+        var lanes: [ObjectIdentifier: Lane] = [:]
+        /// The lanes with a task waiting and no thread, oldest first.
+        var ready = FIFO<ObjectIdentifier>()
+
+        /// Adds `task`; returns whether its lane became ready (so a thread must be woken).
+        mutating func add(_ task: ThreadPoolTask, to owner: ThreadPoolQueue) -> Bool {
+            let id = ObjectIdentifier(owner)
+            let becameReady = lanes[id] == nil
+            lanes[id, default: Lane(owner: owner)].tasks.push(task)
+            if becameReady { ready.push(id) }
+            return becameReady
+        }
+
+        /// Takes the oldest ready lane's next task; the lane is running until `finish`. Called
+        /// only after a `wait` on the semaphore, which guarantees a ready lane.
+        mutating func take() -> (ObjectIdentifier, ThreadPoolTask) {
+            guard let id = ready.pop(), let task = lanes[id]?.tasks.pop() else {
+                preconditionFailure("ThreadPool woke a thread without a ready lane")
+            }
+            return (id, task)
+        }
+
+        /// Ends the running task of lane `id`; returns whether the lane is ready again.
+        mutating func finish(_ id: ObjectIdentifier) -> Bool {
+            guard lanes[id]?.tasks.isEmpty == false else {
+                lanes[id] = nil
+                return false
+            }
+            ready.push(id)
+            return true
+        }
+    }
+
+    private let schedule = Locked(Schedule())
+    private let readyLanes = DispatchSemaphore(value: 0)
+
+    /// Adds `task` to the end of `lane`, waking a thread if the lane was idle.
+    func add(_ task: ThreadPoolTask, to lane: ThreadPoolQueue) {
+        if schedule.withLock({ $0.add(task, to: lane) }) { readyLanes.signal() }
+    }
+
+    /// A pool thread's whole life: run ready lanes' tasks, one at a time, forever.
+    func work() -> Never {
+        while true {
+            readyLanes.wait()
+            let lane = runNextTask()
+            if schedule.withLock({ $0.finish(lane) }) { readyLanes.signal() }
+        }
+    }
+
+    /// Takes and runs the next task; the task (and what its action captured) is released when this
+    /// returns, outside the lock.
+    private func runNextTask() -> ObjectIdentifier {
+        let (lane, task) = schedule.withLock { $0.take() }
+        #if canImport(ObjectiveC)
+        autoreleasepool { task.execute() }
+        #else
+        task.execute()
+        #endif
+        return lane
+    }
+}
+
+/// A first-in, first-out queue in amortised O(1): pushed onto one array, popped from the reversed
+/// other.
+private struct FIFO<Element> {
+    private var pushed: [Element] = []
+    private var popping: [Element] = []
+
+    var isEmpty: Bool { pushed.isEmpty && popping.isEmpty }
+
+    mutating func push(_ element: Element) { pushed.append(element) }
+
+    mutating func pop() -> Element? {
+        if popping.isEmpty {
+            popping = pushed.reversed()
+            pushed.removeAll(keepingCapacity: true)
+        }
+        return popping.popLast()
+    }
+}

@@ -1,0 +1,112 @@
+internal import Dispatch
+
+/// A one-shot or repeating timer whose completion runs on a ``Queue`` — SwiftSignalKit's `Timer`,
+/// a `DispatchSourceTimer`.
+///
+/// ```swift
+/// let timer = ReceiverSignalKit.Timer(timeout: 0.5, repeat: false, completion: {
+///     hideToast()
+/// }, queue: Queue.mainQueue())
+/// timer.start()        // hideToast() runs on the main queue half a second from now
+/// timer.invalidate()   // ... unless it is invalidated first
+/// ```
+///
+/// > Important: The name clashes with Foundation's `Timer`. In a file that imports Foundation as
+/// > well, write `ReceiverSignalKit.Timer` (Telegram writes `SwiftSignalKit.Timer` for the same
+/// > reason).
+///
+/// The timer holds its completion, and the dispatch source holds the timer only weakly: keep the
+/// timer while it should run. Releasing it invalidates it. `start()` and `invalidate()` may be
+/// called from any thread.
+///
+/// One deliberate difference from SwiftSignalKit: when a one-shot timer's completion calls
+/// `start()` again, the new run is kept. SwiftSignalKit invalidates the timer after the completion
+/// returns, which silently cancels that restart; here a one-shot run only ends itself.
+public final class Timer: Sendable {
+    private let timeout: Double
+    private let `repeat`: Bool
+    private let queue: Queue
+    // Called only on `queue`, as SwiftSignalKit does; `nonisolated(unsafe)` because it is an
+    // ordinary closure (the caller answers for what it touches there, as for `Queue.async`).
+    private nonisolated(unsafe) let completion: (Timer) -> Void
+    /// The running source and the number of its run, so that a one-shot run ends only itself.
+    private let run = Locked<(source: (any DispatchSourceTimer)?, number: Int)>((nil, 0))
+
+    /// Makes a stopped timer whose completion takes no argument.
+    ///
+    /// ```swift
+    /// let poll = ReceiverSignalKit.Timer(timeout: 30, repeat: true, completion: {
+    ///     refresh()
+    /// }, queue: Queue.mainQueue())
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - timeout: Seconds from `start()` to the first firing, and between firings if repeating.
+    ///   - repeat: Whether it fires every `timeout` seconds until invalidated, or once.
+    ///   - completion: Runs on `queue` each time the timer fires.
+    ///   - queue: Where `completion` runs.
+    public convenience init(timeout: Double, `repeat`: Bool, completion: @escaping () -> Void, queue: Queue) {
+        self.init(timeout: timeout, repeat: `repeat`, completion: { (_: Timer) in completion() }, queue: queue)
+    }
+
+    /// Makes a stopped timer whose completion receives the timer (to invalidate it, say).
+    ///
+    /// ```swift
+    /// var attempts = 0
+    /// let retry = ReceiverSignalKit.Timer(timeout: 1, repeat: true, completion: { timer in
+    ///     attempts += 1
+    ///     if attempts == 3 { timer.invalidate() }
+    /// }, queue: queue)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - timeout: Seconds from `start()` to the first firing, and between firings if repeating.
+    ///   - repeat: Whether it fires every `timeout` seconds until invalidated, or once.
+    ///   - completion: Runs on `queue` each time the timer fires, with the timer.
+    ///   - queue: Where `completion` runs.
+    public init(timeout: Double, `repeat`: Bool, completion: @escaping (Timer) -> Void, queue: Queue) {
+        (self.timeout, self.repeat, self.completion, self.queue) = (timeout, `repeat`, completion, queue)
+    }
+
+    deinit { invalidate() }
+
+    /// Schedules the timer: it fires `timeout` seconds from now (and every `timeout` seconds after
+    /// that if repeating). A one-shot timer ends itself after its completion ran. Starting a
+    /// running timer replaces its schedule.
+    ///
+    /// ```swift
+    /// timer.start()
+    /// ```
+    public func start() {
+        let source = DispatchSource.makeTimerSource(queue: queue.queue)
+        let deadline = DispatchTime.now() + timeout
+        if `repeat` {
+            source.schedule(deadline: deadline, repeating: timeout)
+        } else {
+            source.schedule(deadline: deadline)
+        }
+        let (replaced, number) = run.withLock { run in
+            defer { run = (source, run.number &+ 1) }
+            return (run.source, run.number &+ 1)
+        }
+        source.setEventHandler { [weak self] in self?.fire(number) }
+        replaced?.cancel()
+        source.resume()
+    }
+
+    /// Stops the timer: its completion does not run again (a run already in progress on the queue
+    /// finishes). Also called when the timer is released.
+    ///
+    /// ```swift
+    /// timer.invalidate()
+    /// ```
+    public func invalidate() {
+        run.withLock { $0.source.take() }?.cancel()
+    }
+
+    private func fire(_ number: Int) {
+        completion(self)
+        guard !`repeat` else { return }
+        run.withLock { run in run.number == number ? run.source.take() : nil }?.cancel()
+    }
+}

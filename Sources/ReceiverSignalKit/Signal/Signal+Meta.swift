@@ -1,0 +1,453 @@
+internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
+
+// Signals of signals, as in SwiftSignalKit's Signal_Meta.swift: `switchToLatest`, `queue` and
+// `throttled` flatten them; `mapToSignal`, `mapToQueue`, `mapToThrottled` and
+// `mapToSignalPromotingError` map each value to a signal first; plus `then`, `deferred`,
+// `ignoreValues` and `debug_measureTimeToFirstEvent`.
+//
+// The flattening operators share one engine, `Flattening`. Per start, the outer signal's events
+// and every inner signal's events are broadcast into one `.hot` pair, and its single listener owns
+// the state (which inner is current, whether the outer has completed, the inners waiting) and calls
+// the downstream handlers. The pair serialises that listener, so the state needs no lock and no
+// user code runs under one; an event broadcast while the listener runs (an inner that emits as it
+// starts, or another thread) is queued behind it, so synchronous inners are drained iteratively,
+// never recursively. Each inner's events carry its generation: the listener drops those of an
+// inner it has replaced, so nothing from a replaced inner reaches the downstream after the switch —
+// also what it emits during its own disposal, or from another thread after it was replaced.
+//
+// Ownership of one start (`Signal(start:)`: the pair is the start's only serialiser, so it needs no
+// `Subscriber` of its own):
+//
+//     FlatteningResources ──▶ listener of the pair ──▶ Flattening ──▶ downstream handlers
+//           │  (returned)                                   └──unowned──▶ Transmitter
+//           ├──▶ outer start ──▶ its handlers ──▶ Transmitter ──▶ pair state ──▶ listener
+//           └──▶ current inner start ──▶ its handlers ──▶ Transmitter
+//
+// The cycles through the starts' handlers are broken when the start ends: a terminal event or
+// `dispose()` disposes the listener, the current inner and the outer (in that order).
+
+/// One start of a flattening operator: the state its pair's listener owns.
+@usableFromInline final class Flattening<R, E> {
+    /// What the outer and the inner starts broadcast into the pair.
+    @usableFromInline enum Event {
+        case signal(Signal<R, E>)
+        case outerFailed(E)
+        case outerCompleted
+        case next(UInt, R)
+        case innerFailed(UInt, E)
+        case innerCompleted(UInt)
+    }
+
+    /// What happens to an inner signal that arrives while another runs.
+    @usableFromInline enum Mode {
+        /// It replaces the running one (`switchToLatest`).
+        case switching
+        /// It waits its turn in a FIFO (`queue`).
+        case queueing
+        /// It waits, replacing any inner already waiting (`throttled`).
+        case throttling
+    }
+
+    @usableFromInline let mode: Mode
+    /// Unowned: the pair's state holds this object (through the listener), so a strong reference
+    /// would be a cycle that outlives every start feeding the pair. The listener only runs inside
+    /// a `broadcast`, which keeps the transmitter alive.
+    @usableFromInline unowned let transmitter: Receiver<Event>.Transmitter
+    @usableFromInline let resources: FlatteningResources
+    @usableFromInline let next: ((R) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?
+    /// The current inner's generation: events of any other are dropped.
+    @usableFromInline var generation: UInt = 0
+    @usableFromInline var isInnerRunning = false, isOuterCompleted = false
+    @usableFromInline var waiting: ArraySlice<Signal<R, E>> = []
+
+    @inlinable init(
+        mode: Mode, transmitter: Receiver<Event>.Transmitter, resources: FlatteningResources,
+        next: ((R) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?
+    ) {
+        (self.mode, self.transmitter, self.resources) = (mode, transmitter, resources)
+        (self.next, self.error, self.completed) = (next, error, completed)
+    }
+
+    /// A signal whose every start makes a pair, listens to it, and calls `startOuter` with its
+    /// transmitter: the outer start broadcasts `.signal`, `.outerFailed` and `.outerCompleted`.
+    @inlinable static func signal(_ mode: Mode, startOuter: @escaping (Receiver<Event>.Transmitter) -> any Disposable) -> Signal<R, E> {
+        Signal(start: { next, error, completed in
+            let (transmitter, receiver) = Receiver<Event>.make()
+            let resources = FlatteningResources()
+            let state = Flattening(mode: mode, transmitter: transmitter, resources: resources, next: next, error: error, completed: completed)
+            resources.set(receiver.listen { state.receive($0) }, as: .listening)
+            resources.set(startOuter(transmitter), as: .outer)
+            return resources
+        })
+    }
+
+    @inlinable func receive(_ event: Event) {
+        switch event {
+        case .signal(let signal):
+            guard mode != .switching, isInnerRunning else { return run(signal) }
+            if mode == .throttling { waiting = [signal] } else { waiting.append(signal) }
+        case .next(let from, let value):
+            if from == generation { next?(value) }
+        case .innerFailed(let from, let failure):
+            if from == generation { fail(failure) }
+        case .innerCompleted(let from):
+            guard from == generation else { return }
+            isInnerRunning = false
+            resources.releaseInner()
+            if let following = waiting.popFirst() {
+                if waiting.isEmpty { waiting = [] }  // let the drained buffer go
+                run(following)
+            } else if isOuterCompleted {
+                finish()
+            }
+        case .outerFailed(let failure):
+            fail(failure)
+        case .outerCompleted:
+            isOuterCompleted = true
+            if !isInnerRunning { finish() }
+        }
+    }
+
+    /// Starts `signal` as the current inner, then disposes the inner it replaces.
+    @inlinable func run(_ signal: Signal<R, E>) {
+        generation &+= 1
+        isInnerRunning = true
+        let (transmitter, generation) = (self.transmitter, self.generation)
+        resources.set(signal.start(
+            next: { transmitter.broadcast(.next(generation, $0)) },
+            error: { transmitter.broadcast(.innerFailed(generation, $0)) },
+            completed: { transmitter.broadcast(.innerCompleted(generation)) }
+        ), as: .inner)
+    }
+
+    @inlinable func fail(_ failure: E) {
+        error?(failure)
+        resources.dispose()
+    }
+
+    @inlinable func finish() {
+        completed?()
+        resources.dispose()
+    }
+}
+
+/// What a flattening start holds: its listener, its outer start and its current inner start. It is
+/// what the start returns: `dispose()` stops the listener (so no handler is called after it
+/// returns), then disposes the current inner, then the outer.
+@usableFromInline final class FlatteningResources: Disposable {
+    @usableFromInline enum Slot { case listening, outer, inner }
+
+    private struct Slots {
+        var listening: (any Disposable)?, outer: (any Disposable)?, inner: (any Disposable)?
+        var isDisposed = false
+    }
+
+    private let slots = Locked(Slots())
+
+    @usableFromInline init() {}
+
+    /// Puts `disposable` in `slot` and disposes what it replaces (for `.inner`, the replaced inner,
+    /// after the new one started); after `dispose()`, disposes `disposable` at once instead.
+    @usableFromInline func set(_ disposable: any Disposable, as slot: Slot) {
+        let replaced = slots.withLock { slots -> (any Disposable)? in
+            var replaced: (any Disposable)? = disposable
+            guard !slots.isDisposed else { return replaced }
+            switch slot {
+            case .listening: swap(&slots.listening, &replaced)
+            case .outer: swap(&slots.outer, &replaced)
+            case .inner: swap(&slots.inner, &replaced)
+            }
+            return replaced
+        }
+        replaced?.dispose()
+    }
+
+    /// Lets go of the current inner start, which has ended (nothing left to dispose).
+    @usableFromInline func releaseInner() {
+        let ended = slots.withLock { $0.inner.take() }
+        _ = ended  // released here, after unlocking
+    }
+
+    @usableFromInline func dispose() {
+        let taken = slots.withLock { slots -> Slots in
+            defer { slots = Slots(isDisposed: true) }
+            return slots
+        }
+        taken.listening?.dispose()
+        taken.inner?.dispose()
+        taken.outer?.dispose()
+    }
+}
+
+/// Flattens a signal of signals by always following the newest inner signal.
+///
+/// Each start starts the outer signal; every inner signal it sends is started at once and becomes
+/// the current one: the new inner is started **before** the one it replaces is disposed (so a
+/// shared upstream is not torn down and rebuilt), and from then on nothing of the replaced inner
+/// reaches the handlers — not what it sends while it is disposed, nor what another thread delivers
+/// late. An error of the outer or of the current inner is passed on and ends the start. The start
+/// completes once the outer has completed and no inner runs (at once if none does). Disposing it
+/// disposes the current inner, then the outer.
+///
+/// ```swift
+/// let results = queries |> map { query in search(query) } |> switchToLatest
+/// // typing "a", then "ab": the "a" search is disposed once the "ab" search has started
+/// ```
+///
+/// Differences from SwiftSignalKit, which forwards whatever a replaced inner still sends and lets a
+/// replaced inner's completion count as the current one's: here both are ignored, so a completion
+/// can never overtake the current inner's values.
+///
+/// - Parameter signal: The outer signal, whose values are signals.
+/// - Returns: The values of the current inner signal.
+@inlinable public func switchToLatest<T, E>(_ signal: Signal<Signal<T, E>, E>) -> Signal<T, E> {
+    Flattening<T, E>.signal(.switching) { transmitter in
+        signal.start(
+            next: { transmitter.broadcast(.signal($0)) },
+            error: { transmitter.broadcast(.outerFailed($0)) },
+            completed: { transmitter.broadcast(.outerCompleted) }
+        )
+    }
+}
+
+/// Flattens a signal of signals by running the inner signals one at a time, in the order they
+/// arrive; the ones that arrive while another runs wait in a FIFO.
+///
+/// An inner error is passed on and drops the inners still waiting. The start completes once the
+/// outer has completed and every inner has run. Disposing it drops the waiting inners. Inners that
+/// complete synchronously are run one after the other in a loop, never recursively, so any number
+/// of them is fine.
+///
+/// ```swift
+/// let uploads = files |> map { file in upload(file) } |> queue
+/// // one upload at a time, in order
+/// ```
+///
+/// - Parameter signal: The outer signal, whose values are signals.
+/// - Returns: The values of every inner signal, one inner after the other.
+@inlinable public func queue<T, E>(_ signal: Signal<Signal<T, E>, E>) -> Signal<T, E> {
+    Flattening<T, E>.signal(.queueing) { transmitter in
+        signal.start(
+            next: { transmitter.broadcast(.signal($0)) },
+            error: { transmitter.broadcast(.outerFailed($0)) },
+            completed: { transmitter.broadcast(.outerCompleted) }
+        )
+    }
+}
+
+/// Flattens a signal of signals like ``queue(_:)``, but keeps only the **newest** waiting inner:
+/// one arriving while another runs replaces any inner already waiting. The running inner is never
+/// interrupted.
+///
+/// ```swift
+/// let saves = edits |> map { draft in save(draft) } |> throttled
+/// // while a save runs, only the latest draft waits to be saved next
+/// ```
+///
+/// - Parameter signal: The outer signal, whose values are signals.
+/// - Returns: The values of the inner signals that ran, one inner after the other.
+@inlinable public func throttled<T, E>(_ signal: Signal<Signal<T, E>, E>) -> Signal<T, E> {
+    Flattening<T, E>.signal(.throttling) { transmitter in
+        signal.start(
+            next: { transmitter.broadcast(.signal($0)) },
+            error: { transmitter.broadcast(.outerFailed($0)) },
+            completed: { transmitter.broadcast(.outerCompleted) }
+        )
+    }
+}
+
+/// Maps each value to a signal and follows the newest one: `map(f) |> switchToLatest`,
+/// without the intermediate signal.
+///
+/// ```swift
+/// let avatar = userId.get() |> mapToSignal { id in fetchAvatar(id) }
+/// // a new id disposes the fetch for the previous one, after the new fetch started
+/// ```
+///
+/// `f` runs on the thread that delivers the outer value. Everything else is as in
+/// ``switchToLatest(_:)``.
+///
+/// - Parameter f: Makes the signal to follow for a value.
+/// - Returns: A function from a signal to the values of the signal made for its latest value.
+@inlinable public func mapToSignal<T, R, E>(_ f: @escaping (T) -> Signal<R, E>) -> (Signal<T, E>) -> Signal<R, E> {
+    { signal in
+        Flattening<R, E>.signal(.switching) { transmitter in
+            signal.start(
+                next: { transmitter.broadcast(.signal(f($0))) },
+                error: { transmitter.broadcast(.outerFailed($0)) },
+                completed: { transmitter.broadcast(.outerCompleted) }
+            )
+        }
+    }
+}
+
+/// ``mapToSignal(_:)`` from a signal that cannot fail to signals that can: the result fails when
+/// the current inner signal fails.
+///
+/// ```swift
+/// let profile: Signal<Profile, LoadError> = accountId.get() |> mapToSignalPromotingError { id in load(id) }
+/// ```
+///
+/// - Parameter f: Makes the signal to follow for a value.
+/// - Returns: A function from a signal that cannot fail to the values of the signal made for its
+///   latest value.
+@inlinable public func mapToSignalPromotingError<T, R, E>(_ f: @escaping (T) -> Signal<R, E>) -> (Signal<T, NoError>) -> Signal<R, E> {
+    { signal in
+        Flattening<R, E>.signal(.switching) { transmitter in
+            signal.start(
+                next: { transmitter.broadcast(.signal(f($0))) },
+                completed: { transmitter.broadcast(.outerCompleted) }
+            )
+        }
+    }
+}
+
+/// Maps each value to a signal and runs those signals one at a time, in order:
+/// `map(f) |> queue`.
+///
+/// ```swift
+/// let sent = messages |> mapToQueue { message in send(message) }
+/// ```
+///
+/// - Parameter f: Makes the signal to run for a value; it runs on the thread that
+///   delivers the value.
+/// - Returns: A function from a signal to the values of the signals made for its values, one
+///   after the other.
+@inlinable public func mapToQueue<T, R, E>(_ f: @escaping (T) -> Signal<R, E>) -> (Signal<T, E>) -> Signal<R, E> {
+    { signal in
+        Flattening<R, E>.signal(.queueing) { transmitter in
+            signal.start(
+                next: { transmitter.broadcast(.signal(f($0))) },
+                error: { transmitter.broadcast(.outerFailed($0)) },
+                completed: { transmitter.broadcast(.outerCompleted) }
+            )
+        }
+    }
+}
+
+/// Maps each value to a signal and runs those signals one at a time, keeping only the newest
+/// waiting one: `map(f) |> throttled`.
+///
+/// ```swift
+/// let saved = drafts |> mapToThrottled { draft in save(draft) }
+/// ```
+///
+/// - Parameter f: Makes the signal to run for a value; it runs on the thread that
+///   delivers the value.
+/// - Returns: A function from a signal to the values of the signals that ran.
+@inlinable public func mapToThrottled<T, R, E>(_ f: @escaping (T) -> Signal<R, E>) -> (Signal<T, E>) -> Signal<R, E> {
+    { signal in
+        Flattening<R, E>.signal(.throttling) { transmitter in
+            signal.start(
+                next: { transmitter.broadcast(.signal(f($0))) },
+                error: { transmitter.broadcast(.outerFailed($0)) },
+                completed: { transmitter.broadcast(.outerCompleted) }
+            )
+        }
+    }
+}
+
+/// Sends everything this signal sends, then, once it completes, everything `nextSignal` sends.
+///
+/// `nextSignal` is started when this signal completes, and its completion completes the result.
+/// An error of this signal is passed on and `nextSignal` is never started. Disposing a start
+/// disposes both.
+///
+/// ```swift
+/// let values = Signal<Int, NoError>.single(1) |> then(.single(2))   // sends 1, 2, then completes
+/// ```
+///
+/// - Parameter nextSignal: What to run after this signal completes.
+/// - Returns: A function from a signal to that signal followed by `nextSignal`.
+@inlinable public func then<T, E>(_ nextSignal: Signal<T, E>) -> (Signal<T, E>) -> Signal<T, E> {
+    { signal in
+        Signal { subscriber in
+            let starts = DisposableSet()
+            starts.add(signal.start(
+                next: { subscriber.putNext($0) },
+                error: { subscriber.putError($0) },
+                completed: {
+                    starts.add(nextSignal.start(
+                        next: { subscriber.putNext($0) },
+                        error: { subscriber.putError($0) },
+                        completed: { subscriber.putCompletion() }
+                    ))
+                }
+            ))
+            return starts
+        }
+    }
+}
+
+/// A signal that calls `generator` at each start, on the starting thread, and runs the signal it
+/// returns.
+///
+/// ```swift
+/// let now = deferred { Signal<Date, NoError>.single(Date()) }   // the date of each start
+/// ```
+///
+/// - Parameter generator: Makes the signal to run, once per start.
+/// - Returns: A signal that sends what each generated signal sends.
+@inlinable public func deferred<T, E>(_ generator: @escaping () -> Signal<T, E>) -> Signal<T, E> {
+    // The generated signal's start is this start: nothing to relay, so nothing to allocate.
+    Signal(start: { next, error, completed in generator().start(next: next, error: error, completed: completed) })
+}
+
+/// Drops every value and passes on only the error or the completion. Use it without parentheses.
+///
+/// ```swift
+/// let done: Signal<Never, NoError> = save(draft) |> ignoreValues
+/// ```
+///
+/// - Parameter signal: The upstream signal.
+/// - Returns: A signal that sends no value and ends as `signal` ends.
+@inlinable public func ignoreValues<T, E>(_ signal: Signal<T, E>) -> Signal<Never, E> {
+    Signal(start: { _, error, completed in signal.start(error: error, completed: completed) })
+}
+
+/// Passes everything through, and prints how long the first value took to arrive after its start:
+/// `measureTimeToFirstEvent(<label>: <milliseconds> ms`.
+///
+/// It prints once per returned signal: the "first" flag is shared by every start of it, so only
+/// the first value of all its starts is measured. Active in every build, as in SwiftSignalKit.
+///
+/// ```swift
+/// history |> debug_measureTimeToFirstEvent(label: "history")
+/// // prints e.g. "measureTimeToFirstEvent(history: 12.5 ms"
+/// ```
+///
+/// Differences from SwiftSignalKit: the time is measured on the monotonic clock
+/// (`DispatchTime`, as Foundation's wall clock is not available here and can jump), and the
+/// shared flag is thread-safe (SwiftSignalKit's is a plain `var`, a data race between starts).
+///
+/// - Parameter label: Printed with the time, to tell measurements apart.
+/// - Returns: A function from a signal to the same signal, measured.
+@inlinable public func debug_measureTimeToFirstEvent<T, E>(label: String) -> (Signal<T, E>) -> Signal<T, E> {
+    { signal in
+        let isFirst = Locked(true)
+        return Signal(start: { next, error, completed in
+            let started = TimeToFirstEvent.now()
+            return signal.start(
+                next: { value in
+                    if isFirst.withLock({ isFirst in defer { isFirst = false }; return isFirst }) {
+                        TimeToFirstEvent.report(label: label, since: started)
+                    }
+                    next?(value)
+                },
+                error: error,
+                completed: completed
+            )
+        })
+    }
+}
+
+/// The clock and the printing of `debug_measureTimeToFirstEvent`, kept out of its inlinable body
+/// so that Dispatch stays an internal import.
+@usableFromInline enum TimeToFirstEvent {
+    @usableFromInline static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    @usableFromInline static func report(label: String, since started: UInt64) {
+        let milliseconds = Double(now() - started) / 1_000_000
+        print("measureTimeToFirstEvent(\(label): \(milliseconds) ms")
+    }
+}

@@ -1,0 +1,213 @@
+import Dispatch
+import Foundation
+import ReceiverSignalKit
+import Testing
+
+@Suite struct QueueTests {
+    /// Waits for `semaphore`, failing (never hanging) if it is not signalled within 10 s.
+    private func expectSignal(_ semaphore: DispatchSemaphore, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(semaphore.wait(timeout: .now() + 10) == .success, "timed out", sourceLocation: sourceLocation)
+    }
+
+    /// Waits until everything dispatched to `queue` so far has run.
+    private func drain(_ queue: Queue) {
+        queue.queue.sync {}
+    }
+
+    @Test func theSharedQueuesAreSharedAndWrapDispatchsQueues() {
+        #expect(Queue.mainQueue() === Queue.mainQueue())
+        #expect(Queue.concurrentDefaultQueue() === Queue.concurrentDefaultQueue())
+        #expect(Queue.concurrentBackgroundQueue() === Queue.concurrentBackgroundQueue())
+        #expect(Queue.mainQueue().queue.label == DispatchQueue.main.label)
+        #expect(Queue.concurrentDefaultQueue().queue.label == DispatchQueue.global(qos: .default).label)
+        #expect(Queue.concurrentBackgroundQueue().queue.label == DispatchQueue.global(qos: .background).label)
+    }
+
+    @Test func aNamedQueueIsSerialAndCurrentOnlyOnItself() {
+        let queue = Queue(name: "named", qos: .userInitiated)
+        #expect(queue.queue.label == "named")
+        #expect(queue.queue.qos == .userInitiated)
+        #expect(Queue().queue.label == "")
+        #expect(!queue.isCurrent())
+        var inside = false
+        queue.queue.sync { inside = queue.isCurrent() }
+        #expect(inside)
+        var onOther = true
+        Queue().queue.sync { onOther = queue.isCurrent() }
+        #expect(!onOther)
+    }
+
+    @Test func aNamedQueueRunsItsBlocksOneAtATimeInOrder() {
+        let queue = Queue(name: "serial")
+        let order = History<Int>()
+        let running = Atomic(value: 0)
+        let overlapped = Atomic(value: false)
+        for index in 0..<200 {
+            queue.justDispatch {
+                if running.modify({ $0 + 1 }) > 1 { overlapped.swap(true) }
+                order.record(index)
+                running.modify { $0 - 1 }
+            }
+        }
+        drain(queue)
+        #expect(order.recorded == Array(0..<200))
+        #expect(!overlapped.with { $0 })
+    }
+
+    @Test func aWrappedQueueIsNeverCurrentEvenOnItself() {
+        let dispatchQueue = DispatchQueue(label: "wrapped")
+        let queue = Queue(queue: dispatchQueue)
+        #expect(queue.queue === dispatchQueue)
+        let events = History<String>()
+        dispatchQueue.sync {
+            events.record("current \(queue.isCurrent())")
+            queue.async { events.record("async") }   // not current, so dispatched: runs after
+            events.record("end of block")
+        }
+        dispatchQueue.sync {}
+        #expect(events.recorded == ["current false", "end of block", "async"])
+    }
+
+    @Test func theGlobalQueuesAreNeverCurrent() {
+        let done = DispatchSemaphore(value: 0)
+        let seen = History<Bool>()
+        for queue in [Queue.concurrentDefaultQueue(), Queue.concurrentBackgroundQueue()] {
+            queue.justDispatch {
+                seen.record(queue.isCurrent())
+                done.signal()
+            }
+        }
+        expectSignal(done)
+        expectSignal(done)
+        #expect(seen.recorded == [false, false])
+    }
+
+    @Test func asyncRunsInlineWhenAlreadyOnTheQueue() {
+        let queue = Queue()
+        let events = History<String>()
+        queue.queue.sync {
+            queue.async { events.record("inline") }
+            events.record("after")
+        }
+        #expect(events.recorded == ["inline", "after"])
+    }
+
+    @Test func asyncDispatchesInOrderFromElsewhere() {
+        let queue = Queue()
+        let events = History<String>()
+        let onQueue = History<Bool>()
+        queue.async {
+            onQueue.record(queue.isCurrent())
+            events.record("first")
+        }
+        queue.async { events.record("second") }
+        events.record("caller")
+        drain(queue)
+        #expect(events.recorded.filter { $0 != "caller" } == ["first", "second"])
+        #expect(onQueue.recorded == [true])
+    }
+
+    @Test func syncRunsOnTheQueueAndWaits() {
+        let queue = Queue()
+        var ran = false
+        var onQueue = false
+        queue.sync {
+            ran = true
+            onQueue = queue.isCurrent()
+        }
+        #expect(ran && onQueue)
+    }
+
+    @Test func syncRunsInlineWhenAlreadyOnTheQueue() async {
+        // Dispatch's own `sync` on the current serial queue deadlocks: so must a regression.
+        await #expect(processExitsWith: .success) {
+            Watchdog.start(seconds: 10)
+            let queue = Queue()
+            var events: [String] = []
+            queue.sync {
+                queue.sync { events.append("inner") }
+                events.append("outer")
+            }
+            guard events == ["inner", "outer"] else { exit(1) }
+        }
+    }
+
+    @Test func justDispatchIsAsynchronousEvenOnTheQueue() {
+        let queue = Queue()
+        let events = History<String>()
+        queue.queue.sync {
+            queue.justDispatch { events.record("dispatched \(queue.isCurrent())") }
+            events.record("after")
+        }
+        drain(queue)
+        #expect(events.recorded == ["after", "dispatched true"])
+    }
+
+    @Test func justDispatchWithQoSIsAsynchronousOnTheQueue() {
+        let queue = Queue()
+        let events = History<String>()
+        queue.queue.sync {
+            queue.justDispatchWithQoS(qos: .userInteractive) { events.record("dispatched \(queue.isCurrent())") }
+            events.record("after")
+        }
+        drain(queue)
+        #expect(events.recorded == ["after", "dispatched true"])
+    }
+
+    @Test func afterRunsOnTheQueueLaterThanWhatIsDispatchedNow() {
+        let queue = Queue()
+        let events = History<String>()
+        let done = DispatchSemaphore(value: 0)
+        queue.after(0.2) {
+            events.record("0.2 \(queue.isCurrent())")
+            done.signal()
+        }
+        queue.after(0.01) { events.record("0.01") }
+        queue.justDispatch { events.record("now") }
+        expectSignal(done)
+        #expect(events.recorded == ["now", "0.01", "0.2 true"])
+    }
+
+    // What `swift test` on Linux does with the main queue (measured with Swift 6.3.1): the test
+    // process has called `dispatchMain()`, so the main thread is gone and DispatchQueue.main is
+    // drained by a worker thread, where `Thread.isMainThread` is false (even in a @MainActor
+    // test). The main queue is serviced, so it can be tested with semaphores.
+    @Test func theMainQueueIsCurrentInsideItsBlocksWhereverTheyRun() {
+        let done = DispatchSemaphore(value: 0)
+        let seen = History<Bool>()
+        DispatchQueue.main.async {
+            seen.record(Queue.mainQueue().isCurrent())
+            done.signal()
+        }
+        expectSignal(done)
+        #expect(seen.recorded == [true])
+        #expect(Thread.isMainThread || !Queue.mainQueue().isCurrent())
+    }
+
+    @Test func theMainQueueRunsAsyncInlineAndSyncWithoutDeadlockInsideItsBlocks() async {
+        await #expect(processExitsWith: .success) {
+            Watchdog.start(seconds: 10)
+            let done = DispatchSemaphore(value: 0)
+            var events: [String] = []
+            Queue.mainQueue().justDispatch {
+                Queue.mainQueue().async { events.append("async inline") }
+                Queue.mainQueue().sync { events.append("sync inline") }
+                events.append("end of block")
+                done.signal()
+            }
+            done.wait()
+            guard events == ["async inline", "sync inline", "end of block"] else { exit(1) }
+        }
+    }
+}
+
+/// Ends the process with status 2 after `seconds`: an exit test that deadlocks fails instead of
+/// hanging the suite.
+private enum Watchdog {
+    static func start(seconds: UInt32) {
+        Thread {
+            sleep(seconds)
+            exit(2)
+        }.start()
+    }
+}

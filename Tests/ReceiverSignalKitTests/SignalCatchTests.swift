@@ -1,0 +1,287 @@
+import Foundation
+import ReceiverSignalKit
+import Testing
+
+/// A signal whose starts are logged ("s.subscribe#1", then "s.dispose#1" when that start's
+/// disposable is disposed) and driven by `onStart` (called with the start's number) or by the
+/// test through the latest start's subscriber.
+private final class Source: Sendable {
+    let name: String
+    let log: History<String>
+    private let subscribers = History<Subscriber<Int, TestError>>()
+    private let onStart: @Sendable (Subscriber<Int, TestError>, Int) -> Void
+
+    init(_ name: String, _ log: History<String>, onStart: @escaping @Sendable (Subscriber<Int, TestError>, Int) -> Void = { _, _ in }) {
+        (self.name, self.log, self.onStart) = (name, log, onStart)
+    }
+
+    var signal: Signal<Int, TestError> {
+        Signal { subscriber in
+            self.subscribers.record(subscriber)
+            let start = self.subscribers.recorded.count
+            self.log.record("\(self.name).subscribe#\(start)")
+            self.onStart(subscriber, start)
+            return ActionDisposable { self.log.record("\(self.name).dispose#\(start)") }
+        }
+    }
+
+    var starts: Int { subscribers.recorded.count }
+    func emit(_ value: Int) { subscribers.recorded.last?.putNext(value) }
+    func fail(_ code: Int) { subscribers.recorded.last?.putError(TestError(code: code)) }
+    func complete() { subscribers.recorded.last?.putCompletion() }
+}
+
+/// Starts `signal`, logging "next v", "error e" and "completed".
+@discardableResult
+private func record<E>(_ signal: Signal<Int, E>, _ log: History<String>) -> any Disposable {
+    signal.start(next: { log.record("next \($0)") }, error: { log.record("error \($0)") }, completed: { log.record("completed") })
+}
+
+/// A signal that, at its n-th start (from 1), sends n and then completes — or fails, from
+/// start `failingFrom` on — all before its generator returns.
+private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> (Signal<Int, TestError>, Atomic<Int>) {
+    let starts = Atomic(value: 0)
+    let signal = Signal<Int, TestError> { subscriber in
+        let start = starts.modify { $0 + 1 }
+        subscriber.putNext(start)
+        if start <= last { subscriber.putCompletion() } else if let failingFrom, start >= failingFrom { subscriber.putError(TestError(code: start)) }
+        return EmptyDisposable
+    }
+    return (signal, starts)
+}
+
+@Suite struct SignalCatchTests {
+    // MARK: catch
+
+    @Test func catchStartsTheAlternativeBeforeDisposingTheFailedStart() {
+        let log = History<String>()
+        let (source, alternative) = (Source("s", log), Source("alt", log))
+        record(source.signal |> `catch` { (error: TestError) -> Signal<Int, String> in
+            log.record("f \(error.code)")
+            return alternative.signal |> mapErrorToString
+        }, log)
+        source.emit(1)
+        source.fail(3)
+        source.emit(2)
+        alternative.emit(9)
+        alternative.fail(4)
+        #expect(log.recorded == [
+            "s.subscribe#1", "next 1", "f 3", "alt.subscribe#1", "s.dispose#1", "next 9", "error alt 4", "alt.dispose#1",
+        ])
+    }
+
+    @Test func catchPassesOnCompletionAndDisposesBoth() {
+        let log = History<String>()
+        let (source, alternative) = (Source("s", log), Source("alt", log))
+        record(source.signal |> `catch` { _ in alternative.signal }, log)
+        source.complete()
+        #expect(log.recorded == ["s.subscribe#1", "completed", "s.dispose#1"])
+
+        let log2 = History<String>()
+        let (source2, alternative2) = (Source("s", log2), Source("alt", log2))
+        let disposable = record(source2.signal |> `catch` { _ in alternative2.signal }, log2)
+        source2.fail(1)
+        disposable.dispose()
+        alternative2.emit(5)
+        #expect(log2.recorded == ["s.subscribe#1", "alt.subscribe#1", "s.dispose#1", "alt.dispose#1"])
+        #expect(alternative.starts == 0)
+    }
+
+    // MARK: restart, recurse
+
+    @Test func restartStartsAgainAfterEachCompletionAndNeverCompletes() {
+        let log = History<String>()
+        let source = Source("s", log)
+        let disposable = record(restart(source.signal), log)
+        source.emit(1)
+        source.complete()
+        source.emit(2)
+        source.complete()
+        disposable.dispose()
+        source.complete()
+        #expect(log.recorded == [
+            "s.subscribe#1", "next 1", "s.subscribe#2", "s.dispose#1", "next 2", "s.subscribe#3", "s.dispose#2", "s.dispose#3",
+        ])
+    }
+
+    @Test func restartPassesOnAnErrorAndStops() {
+        let log = History<String>()
+        let source = Source("s", log)
+        record(restart(source.signal), log)
+        source.complete()
+        source.fail(2)
+        #expect(log.recorded == ["s.subscribe#1", "s.subscribe#2", "s.dispose#1", "error TestError(code: 2)", "s.dispose#2"])
+        #expect(source.starts == 2)
+    }
+
+    /// 10,000 starts that complete before their generator returns: a loop, not 10,000 stack frames.
+    @Test func restartLoopsOverSynchronousCompletions() {
+        let (signal, starts) = synchronous(completingUntil: 10_000, failingFrom: 10_001)
+        var values: [Int] = []
+        var failure: TestError?
+        restart(signal).start(next: { values.append($0) }, error: { failure = $0 })
+        #expect(values == Array(1...10_001))
+        #expect(failure == TestError(code: 10_001))
+        #expect(starts.with { $0 } == 10_001)
+    }
+
+    /// SwiftSignalKit stores a start made during another's `start` first and the outer one last,
+    /// which disposes the inner (still running) one. Here the running start stays.
+    @Test func restartKeepsAStartMadeWhileTheFirstWasStarting() {
+        let log = History<String>()
+        let source = Source("s", log, onStart: { subscriber, start in
+            if start == 1 { subscriber.putCompletion() }
+        })
+        record(restart(source.signal), log)
+        source.emit(7)
+        #expect(log.recorded == ["s.subscribe#1", "s.dispose#1", "s.subscribe#2", "next 7"])
+    }
+
+    @Test func recurseIsRestart() {
+        let log = History<String>()
+        let source = Source("s", log)
+        record(source.signal |> recurse(42), log)
+        source.emit(1)
+        source.complete()
+        source.fail(3)
+        #expect(log.recorded == ["s.subscribe#1", "next 1", "s.subscribe#2", "s.dispose#1", "error TestError(code: 3)", "s.dispose#2"])
+
+        let (signal, starts) = synchronous(completingUntil: 10_000, failingFrom: 10_001)
+        (signal |> recurse(nil)).start()
+        #expect(starts.with { $0 } == 10_001)
+    }
+
+    // MARK: retry
+
+    /// The first start is made on the calling thread; the others on the queue, after the waits.
+    @Test func retryStartsAgainOnTheQueueAfterGrowingWaitsAndNeverFails() {
+        let queue = Queue(name: "retry")
+        let threads = History<Bool>()
+        let done = DispatchSemaphore(value: 0)
+        let values = History<Int>()
+        let starts = Atomic(value: 0)
+        let signal = Signal<Int, TestError> { subscriber in
+            let start = starts.modify { $0 + 1 }
+            threads.record(queue.isCurrent())
+            subscriber.putNext(start)
+            if start < 4 { subscriber.putError(TestError(code: start)) } else { subscriber.putCompletion() }
+            return EmptyDisposable
+        }
+        let began = DispatchTime.now()
+        let retried: Signal<Int, NoError> = signal |> retry(0.03, maxDelay: 10, onQueue: queue)
+        retried.start(next: values.record, completed: { done.signal() })
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - began.uptimeNanoseconds) / 1e9
+        #expect(values.recorded == [1, 2, 3, 4])
+        #expect(threads.recorded == [false, true, true, true])
+        #expect(seconds >= 0.03 + 0.06 + 0.09)  // the waits grow by delayIncrement
+    }
+
+    /// The retry scheduled before `dispose()` finds the start disposed when it runs, and does
+    /// nothing: a block scheduled on the same serial queue later than it shows when it has run.
+    @Test func retryStopsOnDisposal() {
+        let queue = Queue(name: "retry-disposal")
+        let log = History<String>()
+        let source = Source("s", log)
+        let disposable = record(source.signal |> retry(0.01, maxDelay: 0.01, onQueue: queue), log)
+        source.fail(1)
+        disposable.dispose()
+        let marker = DispatchSemaphore(value: 0)
+        queue.queue.asyncAfter(deadline: .now() + 0.1) { marker.signal() }
+        #expect(marker.wait(timeout: .now() + 30) == .success)
+        #expect(log.recorded == ["s.subscribe#1", "s.dispose#1"])
+    }
+
+    @Test(arguments: [(0, 1), (1, 1), (3, 3)])
+    func retryOnErrorFailsOnceMaxRetriesAttemptsHaveFailed(maxRetries: Int, attempts: Int) {
+        let queue = Queue(name: "retry-max")
+        let done = DispatchSemaphore(value: 0)
+        let errors = History<Int>()
+        let starts = Atomic(value: 0)
+        let signal = Signal<Int, TestError> { subscriber in
+            subscriber.putError(TestError(code: starts.modify { $0 + 1 }))
+            return EmptyDisposable
+        }
+        let retried = signal |> retry(retryOnError: { _ in true }, delayIncrement: 0.001, maxDelay: 0.001, maxRetries: maxRetries, onQueue: queue)
+        retried.start(error: { errors.record($0.code); done.signal() })
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(errors.recorded == [attempts])
+        #expect(starts.with { $0 } == attempts)
+    }
+
+    @Test func retryOnErrorPassesOnARejectedErrorAtOnceAndRetriesWithoutLimit() {
+        let queue = Queue(name: "retry-predicate")
+        let done = DispatchSemaphore(value: 0)
+        let events = History<String>()
+        let starts = Atomic(value: 0)
+        let signal = Signal<Int, TestError> { subscriber in
+            let start = starts.modify { $0 + 1 }
+            subscriber.putNext(start)
+            if start < 5 { subscriber.putError(TestError(code: 1)) } else { subscriber.putError(TestError(code: 2)) }
+            return EmptyDisposable
+        }
+        let retried = signal |> retry(retryOnError: { $0.code == 1 }, delayIncrement: 0.001, maxDelay: 0.002, maxRetries: nil, onQueue: queue)
+        retried.start(next: { events.record("next \($0)") }, error: { events.record("error \($0.code)"); done.signal() })
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(events.recorded == ["next 1", "next 2", "next 3", "next 4", "next 5", "error 2"])
+    }
+
+    // MARK: restartIfError, restartOrMapError
+
+    @Test func restartIfErrorStartsAgainAfterEachErrorAndCompletesWithTheSource() {
+        let log = History<String>()
+        let source = Source("s", log)
+        let restarted: Signal<Int, NoError> = restartIfError(source.signal)
+        restarted.start(next: { log.record("next \($0)") }, completed: { log.record("completed") })
+        source.fail(1)
+        source.emit(2)
+        source.complete()
+        #expect(log.recorded == ["s.subscribe#1", "s.subscribe#2", "s.dispose#1", "next 2", "completed", "s.dispose#2"])
+    }
+
+    @Test func restartIfErrorLoopsOverSynchronousErrors() {
+        let starts = Atomic(value: 0)
+        let signal = Signal<Int, TestError> { subscriber in
+            let start = starts.modify { $0 + 1 }
+            if start <= 10_000 { subscriber.putError(TestError(code: start)) } else { subscriber.putCompletion() }
+            return EmptyDisposable
+        }
+        var completed = false
+        restartIfError(signal).start(completed: { completed = true })
+        #expect(completed)
+        #expect(starts.with { $0 } == 10_001)
+    }
+
+    @Test func restartOrMapErrorRestartsOrFailsAsTheConditionSays() {
+        let log = History<String>()
+        let source = Source("s", log)
+        let mapped: Signal<Int, String> = source.signal |> restartOrMapError { (error: TestError) -> RestartOrMapErrorCondition<String> in
+            log.record("condition \(error.code)")
+            return error.code == 1 ? .restart : .error("mapped \(error.code)")
+        }
+        record(mapped, log)
+        source.emit(1)
+        source.fail(1)
+        source.emit(2)
+        source.fail(2)
+        #expect(log.recorded == [
+            "s.subscribe#1", "next 1", "condition 1", "s.subscribe#2", "s.dispose#1", "next 2", "condition 2", "error mapped 2", "s.dispose#2",
+        ])
+    }
+
+    @Test func restartOrMapErrorPassesOnCompletion() {
+        let log = History<String>()
+        let source = Source("s", log)
+        record(source.signal |> restartOrMapError { (_: TestError) -> RestartOrMapErrorCondition<Int> in .restart }, log)
+        source.fail(1)
+        source.complete()
+        #expect(log.recorded == ["s.subscribe#1", "s.subscribe#2", "s.dispose#1", "completed", "s.dispose#2"])
+    }
+}
+
+/// Re-types the alternative's error, to show that `catch` changes the error type.
+private func mapErrorToString(_ signal: Signal<Int, TestError>) -> Signal<Int, String> {
+    Signal { subscriber in
+        signal.start(next: { subscriber.putNext($0) }, error: { subscriber.putError("alt \($0.code)") }, completed: { subscriber.putCompletion() })
+    }
+}

@@ -1,0 +1,281 @@
+import Dispatch
+import ReceiverSignalKit
+import Testing
+
+@Suite struct SignalDispatchTests {
+    private static let pool = ThreadPool(threadCount: 3, threadPriority: 0.5)
+    private static let singleThread = ThreadPool(threadCount: 1, threadPriority: 0.5)
+
+    /// Waits for `semaphore`, failing (never hanging) if it is not signalled within 10 s.
+    private func expectSignal(_ semaphore: DispatchSemaphore, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(semaphore.wait(timeout: .now() + 10) == .success, "timed out", sourceLocation: sourceLocation)
+    }
+
+    /// A signal whose generator records where it ran, then sends 1, 2, 3 and completes.
+    private func counting(_ generated: History<String>, on queue: Queue) -> Signal<Int, NoError> {
+        Signal { subscriber in
+            generated.record("generator on queue \(queue.isCurrent())")
+            for value in 1...3 { subscriber.putNext(value) }
+            subscriber.putCompletion()
+            return EmptyDisposable
+        }
+    }
+
+    /// Starts `signal`, recording each event with whether it ran on `queue`; `done` is signalled
+    /// on completion.
+    @discardableResult
+    private func record(_ signal: Signal<Int, NoError>, on queue: Queue, into events: History<String>, done: DispatchSemaphore? = nil) -> any Disposable {
+        signal.start(
+            next: { events.record("\($0) \(queue.isCurrent())") },
+            completed: {
+                events.record("completed \(queue.isCurrent())")
+                done?.signal()
+            }
+        )
+    }
+
+    // MARK: deliverOn(Queue)
+
+    @Test func deliverOnStartsOnTheCallingThreadAndDeliversInOrderOnTheQueue() {
+        let queue = Queue()
+        let generated = History<String>()
+        let events = History<String>()
+        let done = DispatchSemaphore(value: 0)
+        record(counting(generated, on: queue) |> deliverOn(queue), on: queue, into: events, done: done)
+        expectSignal(done)
+        #expect(generated.recorded == ["generator on queue false"])
+        #expect(events.recorded == ["1 true", "2 true", "3 true", "completed true"])
+    }
+
+    @Test func deliverOnKeepsOrderAcrossManyValues() {
+        let queue = Queue()
+        let (input, output) = Signal<Int, NoError>.pipe()
+        let seen = History<Int>()
+        let done = DispatchSemaphore(value: 0)
+        (output |> deliverOn(queue)).start(next: seen.record, completed: { done.signal() })
+        for value in 0..<500 { input.putNext(value) }
+        input.putCompletion()
+        expectSignal(done)
+        #expect(seen.recorded == Array(0..<500))
+    }
+
+    @Test func deliverOnDeliversInlineWhenAlreadyOnTheQueue() {
+        let queue = Queue()
+        let events = History<String>()
+        queue.sync {
+            record(counting(History(), on: queue) |> deliverOn(queue), on: queue, into: events)
+            events.record("start returned")
+        }
+        #expect(events.recorded == ["1 true", "2 true", "3 true", "completed true", "start returned"])
+    }
+
+    @Test func disposingDropsEventsAlreadyDispatched() {
+        let queue = Queue()
+        let gate = DispatchSemaphore(value: 0)
+        queue.justDispatch { gate.wait() }  // holds the queue: what follows waits behind it
+        let events = History<String>()
+        let disposable = record(counting(History(), on: queue) |> deliverOn(queue), on: queue, into: events)
+        disposable.dispose()
+        gate.signal()
+        queue.queue.sync {}
+        #expect(events.recorded.isEmpty)
+    }
+
+    @Test func deliverOnMainQueueDeliversOnTheMainQueueInOrder() {
+        let events = History<String>()
+        let done = DispatchSemaphore(value: 0)
+        Queue.concurrentDefaultQueue().justDispatch {
+            self.record(deliverOnMainQueue(self.counting(History(), on: .mainQueue())), on: .mainQueue(), into: events, done: done)
+        }
+        expectSignal(done)
+        #expect(events.recorded == ["1 true", "2 true", "3 true", "completed true"])
+    }
+
+    // In `swift test` on Linux the main queue is drained by a worker thread (the test runner has
+    // called `dispatchMain()`), so the inline path is taken inside a main-queue block.
+    @Test func deliverOnMainQueueIsSynchronousOnTheMainQueue() {
+        let events = History<String>()
+        let done = DispatchSemaphore(value: 0)
+        Queue.mainQueue().justDispatch {
+            self.record(deliverOnMainQueue(self.counting(History(), on: .mainQueue())), on: .mainQueue(), into: events)
+            events.record("start returned")
+            done.signal()
+        }
+        expectSignal(done)
+        #expect(events.recorded == ["1 true", "2 true", "3 true", "completed true", "start returned"])
+    }
+
+    // MARK: deliverOn(ThreadPool)
+
+    @Test func deliverOnAThreadPoolDeliversInOrderOnPoolThreads() {
+        let pool = Self.pool
+        let (input, output) = Signal<Int, NoError>.pipe()
+        let seen = History<Int>()
+        let onPool = Atomic(value: true)
+        let running = Atomic(value: 0)
+        let overlapped = Atomic(value: false)
+        let done = DispatchSemaphore(value: 0)
+        (output |> deliverOn(pool)).start(
+            next: { value in
+                if running.modify({ $0 + 1 }) > 1 { overlapped.swap(true) }
+                if !pool.isCurrentThreadInPool() { onPool.swap(false) }
+                seen.record(value)
+                running.modify { $0 - 1 }
+            },
+            completed: { done.signal() }
+        )
+        for value in 0..<3000 { input.putNext(value) }
+        input.putCompletion()
+        expectSignal(done)
+        #expect(seen.recorded.elementsEqual(0..<3000), "out of order")
+        #expect(onPool.with { $0 })
+        #expect(!overlapped.with { $0 })
+    }
+
+    @Test func deliverOnAThreadPoolDropsEventsAfterDisposal() {
+        let pool = Self.singleThread
+        let gate = DispatchSemaphore(value: 0)
+        pool.addTask(ThreadPoolTask { _ in gate.wait() })  // holds the pool's one thread
+        let events = History<String>()
+        let disposable = record(counting(History(), on: .mainQueue()) |> deliverOn(pool), on: .mainQueue(), into: events)
+        disposable.dispose()
+        gate.signal()
+        let done = DispatchSemaphore(value: 0)
+        pool.addTask(ThreadPoolTask { _ in done.signal() })  // runs after the lane's tasks
+        expectSignal(done)
+        #expect(events.recorded.isEmpty)
+    }
+
+    // MARK: runOn(Queue)
+
+    @Test func runOnStartsTheUpstreamOnTheQueueLater() {
+        let queue = Queue()
+        let generated = History<String>()
+        let events = History<String>()
+        let done = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        queue.justDispatch { gate.wait() }
+        record(counting(generated, on: queue) |> runOn(queue), on: queue, into: events, done: done)
+        #expect(generated.recorded.isEmpty)  // the queue is held: the start has not happened
+        gate.signal()
+        expectSignal(done)
+        #expect(generated.recorded == ["generator on queue true"])
+        #expect(events.recorded == ["1 true", "2 true", "3 true", "completed true"])
+    }
+
+    @Test func runOnStartsInlineWhenAlreadyOnTheQueue() {
+        let queue = Queue()
+        let events = History<String>()
+        queue.sync {
+            record(counting(History(), on: queue) |> runOn(queue), on: queue, into: events)
+            events.record("start returned")
+        }
+        #expect(events.recorded == ["1 true", "2 true", "3 true", "completed true", "start returned"])
+    }
+
+    @Test func runOnDoesNotMoveTheEvents() {
+        let queue = Queue()
+        let other = Queue()
+        let events = History<String>()
+        let done = DispatchSemaphore(value: 0)
+        let upstream = Signal<Int, NoError> { subscriber in
+            other.justDispatch {
+                subscriber.putNext(1)
+                subscriber.putCompletion()
+            }
+            return EmptyDisposable
+        }
+        record(upstream |> runOn(queue), on: other, into: events, done: done)
+        expectSignal(done)
+        #expect(events.recorded == ["1 true", "completed true"])  // on `other`, where they were sent
+    }
+
+    @Test func disposingBeforeTheStartReachedTheQueuePreventsIt() {
+        let queue = Queue()
+        let gate = DispatchSemaphore(value: 0)
+        queue.justDispatch { gate.wait() }
+        let generated = History<String>()
+        let events = History<String>()
+        record(counting(generated, on: queue) |> runOn(queue), on: queue, into: events).dispose()
+        gate.signal()
+        queue.queue.sync {}
+        #expect(generated.recorded.isEmpty)
+        #expect(events.recorded.isEmpty)
+    }
+
+    @Test func disposingAfterTheStartDisposesTheUpstream() {
+        let queue = Queue()
+        let upstream = CountingDisposable()
+        let started = (Signal<Int, NoError> { _ in upstream } |> runOn(queue)).start()
+        queue.queue.sync {}
+        #expect(upstream.count == 0)
+        started.dispose()
+        #expect(upstream.count == 1)
+    }
+
+    // Under TSan: SwiftSignalKit's "disposed before start" flag is a plain variable written by
+    // `dispose()` on one thread and read by the start on the queue.
+    @Test func startingAndDisposingFromManyThreadsEitherStartsAndDisposesOrDoesNothing() {
+        let queue = Queue()
+        let generators = Atomic(value: 0)
+        let upstream = CountingDisposable()
+        let signal = Signal<Int, NoError> { _ in
+            generators.modify { $0 + 1 }
+            return upstream
+        } |> runOn(queue)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<100 { signal.start().dispose() }
+        }
+        queue.queue.sync {}
+        #expect(upstream.count == generators.with { $0 })
+    }
+
+    // MARK: runOn(ThreadPool)
+
+    @Test func runOnAThreadPoolStartsTheUpstreamOnAPoolThread() {
+        let pool = Self.pool
+        let generated = History<Bool>()
+        let done = DispatchSemaphore(value: 0)
+        let upstream = Signal<Int, NoError> { subscriber in
+            generated.record(pool.isCurrentThreadInPool())
+            subscriber.putCompletion()
+            return EmptyDisposable
+        }
+        (upstream |> runOn(pool)).start(completed: { done.signal() })
+        expectSignal(done)
+        #expect(generated.recorded == [true])
+    }
+
+    @Test func disposingBeforeThePoolRanTheStartPreventsIt() {
+        let pool = Self.singleThread
+        let gate = DispatchSemaphore(value: 0)
+        pool.addTask(ThreadPoolTask { _ in gate.wait() })
+        let generated = History<Bool>()
+        let signal = Signal<Int, NoError> { _ in
+            generated.record(true)
+            return EmptyDisposable
+        }
+        (signal |> runOn(pool)).start().dispose()
+        gate.signal()
+        let done = DispatchSemaphore(value: 0)
+        pool.addTask(ThreadPoolTask { _ in done.signal() })  // one thread: runs after the start's task
+        expectSignal(done)
+        #expect(generated.recorded.isEmpty)
+    }
+
+    @Test func disposingAfterThePoolRanTheStartDisposesTheUpstream() {
+        let upstream = CountingDisposable()
+        let started = DispatchSemaphore(value: 0)
+        let signal = Signal<Int, NoError> { _ in
+            started.signal()
+            return upstream
+        }
+        let disposable = (signal |> runOn(Self.singleThread)).start()
+        expectSignal(started)
+        let done = DispatchSemaphore(value: 0)
+        Self.singleThread.addTask(ThreadPoolTask { _ in done.signal() })  // after the start's task
+        expectSignal(done)
+        disposable.dispose()
+        #expect(upstream.count == 1)
+    }
+}

@@ -1,0 +1,450 @@
+import Foundation
+import ReceiverSignalKit
+import Testing
+
+/// A signal whose starts are logged ("a.subscribe#1", then "a.dispose#1" when that start's
+/// disposable is disposed) and driven by the test through the latest start's subscriber.
+private final class Source<Value: Sendable>: Sendable {
+    let name: String
+    let log: History<String>
+    private let subscribers = History<Subscriber<Value, TestError>>()
+    private let onStart: @Sendable (Subscriber<Value, TestError>) -> Void
+
+    init(_ name: String, _ log: History<String>, onStart: @escaping @Sendable (Subscriber<Value, TestError>) -> Void = { _ in }) {
+        (self.name, self.log, self.onStart) = (name, log, onStart)
+    }
+
+    var signal: Signal<Value, TestError> {
+        Signal { subscriber in
+            self.subscribers.record(subscriber)
+            let start = self.subscribers.recorded.count
+            self.log.record("\(self.name).subscribe#\(start)")
+            self.onStart(subscriber)
+            return ActionDisposable { self.log.record("\(self.name).dispose#\(start)") }
+        }
+    }
+
+    var starts: Int { subscribers.recorded.count }
+    func emit(_ value: Value) { subscribers.recorded.last?.putNext(value) }
+    func fail(_ code: Int) { subscribers.recorded.last?.putError(TestError(code: code)) }
+    func complete() { subscribers.recorded.last?.putCompletion() }
+}
+
+/// Starts `signal`, logging "next v", "error code" and "completed".
+@discardableResult
+private func record<T>(_ signal: Signal<T, TestError>, _ log: History<String>) -> any Disposable {
+    signal.start(next: { log.record("next \($0)") }, error: { log.record("error \($0.code)") }, completed: { log.record("completed") })
+}
+
+/// An outer source and the log it shares with its inners.
+private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) {
+    let log = History<String>()
+    return (Source("o", log), log)
+}
+
+@Suite struct SignalMetaTests {
+    // MARK: switchToLatest
+
+    @Test func switchToLatestStartsTheNewInnerBeforeDisposingTheOne() {
+        let (outer, log) = outerSource()
+        let (a, b) = (Source<Int>("a", log), Source<Int>("b", log))
+        record(outer.signal |> switchToLatest, log)
+        outer.emit(a.signal)
+        a.emit(1)
+        outer.emit(b.signal)
+        a.emit(99)  // disposed: never delivered
+        b.emit(2)
+        outer.complete()  // an inner runs: not complete yet
+        b.emit(3)
+        b.complete()
+        #expect(log.recorded == [
+            "o.subscribe#1", "a.subscribe#1", "next 1", "b.subscribe#1", "a.dispose#1", "next 2",
+            "o.dispose#1", "next 3", "completed", "b.dispose#1",
+        ])
+    }
+
+    /// A replaced inner that still sends (here: from inside the new inner's start, before it is
+    /// disposed) reaches nobody, and its completion does not count as the current inner's.
+    @Test func switchToLatestIgnoresEverythingAReplacedInnerSends() {
+        let (outer, log) = outerSource()
+        let a = Source<Int>("a", log)
+        let b = Source<Int>("b", log, onStart: { _ in
+            a.emit(99)
+            a.complete()
+        })
+        record(outer.signal |> switchToLatest, log)
+        outer.emit(a.signal)
+        outer.emit(b.signal)
+        outer.complete()
+        b.emit(2)
+        b.complete()
+        #expect(log.recorded == [
+            "o.subscribe#1", "a.subscribe#1", "b.subscribe#1", "a.dispose#1", "o.dispose#1", "next 2", "completed", "b.dispose#1",
+        ])
+    }
+
+    /// The new inner's synchronous value is put while the switch is being handled, so it is queued
+    /// behind the switch, which ends by disposing the replaced inner (SwiftSignalKit nests it, and
+    /// delivers it before that disposal).
+    @Test func switchToLatestIgnoresWhatAReplacedInnerSendsWhileItIsDisposed() {
+        let (outer, log) = outerSource()
+        let a = Signal<Int, TestError> { subscriber in
+            subscriber.putNext(1)
+            return ActionDisposable {
+                log.record("a.dispose")
+                subscriber.putNext(99)
+                subscriber.putCompletion()
+            }
+        }
+        record(outer.signal |> switchToLatest, log)
+        outer.emit(a)
+        outer.emit(.single(2))
+        outer.complete()
+        #expect(log.recorded == ["o.subscribe#1", "next 1", "a.dispose", "next 2", "completed", "o.dispose#1"])
+    }
+
+    @Test func switchToLatestCompletesOnceTheOuterHasCompletedAndNoInnerRuns() {
+        let log = History<String>()
+        record(Signal<Signal<Int, TestError>, TestError>.complete() |> switchToLatest, log)
+        #expect(log.recorded == ["completed"])
+
+        let (outer, innerLog) = outerSource()
+        let a = Source<Int>("a", innerLog)
+        record(outer.signal |> switchToLatest, innerLog)
+        outer.emit(a.signal)
+        a.complete()
+        outer.complete()
+        #expect(innerLog.recorded == ["o.subscribe#1", "a.subscribe#1", "a.dispose#1", "completed", "o.dispose#1"])
+    }
+
+    @Test func switchToLatestPassesOnAnInnerError() {
+        let (outer, log) = outerSource()
+        let a = Source<Int>("a", log)
+        record(outer.signal |> switchToLatest, log)
+        outer.emit(a.signal)
+        a.fail(7)
+        #expect(log.recorded == ["o.subscribe#1", "a.subscribe#1", "error 7", "a.dispose#1", "o.dispose#1"])
+    }
+
+    @Test func switchToLatestPassesOnAnOuterError() {
+        let (outer, log) = outerSource()
+        let a = Source<Int>("a", log)
+        record(outer.signal |> switchToLatest, log)
+        outer.emit(a.signal)
+        outer.fail(5)
+        a.emit(1)
+        #expect(log.recorded == ["o.subscribe#1", "a.subscribe#1", "error 5", "a.dispose#1", "o.dispose#1"])
+    }
+
+    @Test func switchToLatestDisposesTheCurrentInnerThenTheOuter() {
+        let (outer, log) = outerSource()
+        let a = Source<Int>("a", log)
+        let disposable = record(outer.signal |> switchToLatest, log)
+        outer.emit(a.signal)
+        disposable.dispose()
+        a.emit(1)
+        outer.emit(Source<Int>("b", log).signal)
+        #expect(log.recorded == ["o.subscribe#1", "a.subscribe#1", "a.dispose#1", "o.dispose#1"])
+    }
+
+    /// The outer sends from the test's thread while every inner sends from a thread of its own,
+    /// and keeps sending for a while after it was replaced: the values arrive grouped by inner, in
+    /// the order the inners were sent, and the last inner's arrive whole.
+    @Test func switchToLatestNeverDeliversAReplacedInnerAcrossThreads() {
+        let (inners, perInner) = (40, 300)
+        let seen = History<Int>()
+        let done = DispatchSemaphore(value: 0)
+        let (outer, signal) = Signal<Signal<Int, NoError>, NoError>.pipe()
+        let disposable = (signal |> switchToLatest).start(next: seen.record, completed: { done.signal() })
+        for inner in 0..<inners {
+            outer.putNext(Signal { subscriber in
+                let stopped = Atomic(value: false)
+                DispatchQueue.global().async {
+                    for index in 0..<perInner where !stopped.with({ $0 }) { subscriber.putNext(inner * 1_000_000 + index) }
+                    if inner == inners - 1 { subscriber.putCompletion() }
+                }
+                return ActionDisposable { stopped.swap(true) }
+            })
+        }
+        outer.putCompletion()
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        let values = seen.recorded
+        #expect(values.map { $0 / 1_000_000 } == values.map { $0 / 1_000_000 }.sorted())
+        #expect(values.filter { $0 / 1_000_000 == inners - 1 } == (0..<perInner).map { (inners - 1) * 1_000_000 + $0 })
+        disposable.dispose()
+    }
+
+    // MARK: queue, throttled
+
+    @Test func queueRunsTheInnersOneAtATimeInArrivalOrder() {
+        let (outer, log) = outerSource()
+        let (a, b, c) = (Source<Int>("a", log), Source<Int>("b", log), Source<Int>("c", log))
+        record(outer.signal |> queue, log)
+        outer.emit(a.signal)
+        outer.emit(b.signal)
+        outer.emit(c.signal)
+        a.emit(1)
+        a.complete()
+        b.emit(2)
+        outer.complete()
+        b.complete()
+        c.emit(3)
+        c.complete()
+        #expect(log.recorded == [
+            "o.subscribe#1", "a.subscribe#1", "next 1", "b.subscribe#1", "a.dispose#1", "next 2", "o.dispose#1",
+            "c.subscribe#1", "b.dispose#1", "next 3", "completed", "c.dispose#1",
+        ])
+    }
+
+    /// 100,000 inners that complete as they start, queued behind one that runs: each inner's
+    /// completion starts the next one in a loop, not a stack frame deeper.
+    @Test func queueDrainsSynchronousInnersIteratively() {
+        let count = 100_000
+        let (outer, signal) = Signal<Signal<Int, NoError>, NoError>.pipe()
+        let (first, firstSignal) = Signal<Int, NoError>.pipe()
+        var values: [Int] = []
+        var completed = false
+        (signal |> queue).start(next: { values.append($0) }, completed: { completed = true })
+        outer.putNext(firstSignal)
+        for value in 0..<count { outer.putNext(.single(value)) }
+        outer.putCompletion()
+        #expect(values.isEmpty)
+        first.putCompletion()
+        #expect(values == Array(0..<count))
+        #expect(completed)
+    }
+
+    @Test func queueDropsTheWaitingInnersOnAnErrorAndOnDisposal() {
+        let (outer, log) = outerSource()
+        let (a, b) = (Source<Int>("a", log), Source<Int>("b", log))
+        record(outer.signal |> queue, log)
+        outer.emit(a.signal)
+        outer.emit(b.signal)
+        a.fail(4)
+        #expect(log.recorded == ["o.subscribe#1", "a.subscribe#1", "error 4", "a.dispose#1", "o.dispose#1"])
+        #expect(b.starts == 0)
+
+        let (outer2, log2) = outerSource()
+        let (c, d) = (Source<Int>("c", log2), Source<Int>("d", log2))
+        let disposable = record(outer2.signal |> queue, log2)
+        outer2.emit(c.signal)
+        outer2.emit(d.signal)
+        disposable.dispose()
+        c.complete()
+        #expect(log2.recorded == ["o.subscribe#1", "c.subscribe#1", "c.dispose#1", "o.dispose#1"])
+        #expect(d.starts == 0)
+    }
+
+    @Test func throttledKeepsOnlyTheNewestWaitingInner() {
+        let (outer, log) = outerSource()
+        let sources = ["a", "b", "c", "d"].map { Source<Int>($0, log) }
+        record(outer.signal |> throttled, log)
+        sources.forEach { outer.emit($0.signal) }
+        sources[0].emit(1)
+        sources[0].complete()
+        sources[3].emit(4)
+        outer.complete()
+        sources[3].complete()
+        #expect(log.recorded == [
+            "o.subscribe#1", "a.subscribe#1", "next 1", "d.subscribe#1", "a.dispose#1", "next 4", "o.dispose#1",
+            "completed", "d.dispose#1",
+        ])
+        #expect(sources[1].starts == 0 && sources[2].starts == 0)
+    }
+
+    // MARK: mapToSignal and friends
+
+    @Test func mapToSignalMapsEachValueToTheSignalItFollows() {
+        let log = History<String>()
+        let source = Source<Int>("s", log)
+        let inners = [1: Source<Int>("one", log), 2: Source<Int>("two", log)]
+        record(source.signal |> mapToSignal { value in
+            log.record("f \(value)")
+            return inners[value]!.signal
+        }, log)
+        source.emit(1)
+        inners[1]!.emit(10)
+        source.emit(2)
+        inners[2]!.emit(20)
+        source.complete()
+        inners[2]!.complete()
+        #expect(log.recorded == [
+            "s.subscribe#1", "f 1", "one.subscribe#1", "next 10", "f 2", "two.subscribe#1", "one.dispose#1",
+            "next 20", "s.dispose#1", "completed", "two.dispose#1",
+        ])
+    }
+
+    /// Synchronous outers and inners are delivered before `start` returns, so SwiftSignalKit's
+    /// "read the current value with start + dispose" idiom reads through `mapToSignal`.
+    @Test func mapToSignalDeliversSynchronousValuesBeforeStartReturns() {
+        let (names, ids) = (ValuePromise("ab"), ValuePromise(2))
+        let signal = ids.get() |> mapToSignal { id in names.get() |> map { String(repeating: $0, count: id) } }
+        #expect(current(signal) == "abab")
+        ids.set(3)
+        names.set("c")
+        #expect(current(signal) == "ccc")
+    }
+
+    /// A start that never ends and whose handle is dropped lives as long as its sources: when they
+    /// go, it goes, with what its handlers and the transform captured (the pair does not keep
+    /// itself alive through its listener).
+    @Test func mapToSignalIsReleasedWithItsSources() {
+        weak var handlerCapture: Witness?
+        weak var transformCapture: Witness?
+        do {
+            let (handlerWitness, transformWitness) = (Witness(), Witness())
+            (handlerCapture, transformCapture) = (handlerWitness, transformWitness)
+            let (input, values) = Signal<Int, NoError>.pipe()
+            let mapped = values |> mapToSignal { _ in
+                _ = transformWitness
+                return Signal<Int, NoError>.never()
+            }
+            mapped.start(next: { _ in _ = handlerWitness })
+            input.putNext(1)
+        }
+        #expect(handlerCapture == nil)
+        #expect(transformCapture == nil)
+    }
+
+    @Test func mapToSignalPromotingErrorFailsWithTheInnerError() {
+        let log = History<String>()
+        let (input, values) = Signal<Int, NoError>.pipe()
+        let inner = Source<Int>("i", log)
+        record(values |> mapToSignalPromotingError { value in
+            log.record("f \(value)")
+            return inner.signal
+        }, log)
+        input.putNext(1)
+        inner.emit(10)
+        inner.fail(3)
+        input.putNext(2)
+        #expect(log.recorded == ["f 1", "i.subscribe#1", "next 10", "error 3", "i.dispose#1"])
+    }
+
+    @Test func mapToQueueRunsTheMappedSignalsInOrder() {
+        let log = History<String>()
+        let (input, values) = Signal<Int, TestError>.pipe()
+        let inners = (0..<3).map { Source<Int>("q\($0)", log) }
+        record(values |> mapToQueue { inners[$0].signal }, log)
+        (0..<3).forEach(input.putNext)
+        inners[0].complete()
+        inners[1].emit(1)
+        inners[1].complete()
+        input.putCompletion()
+        inners[2].complete()
+        #expect(log.recorded == [
+            "q0.subscribe#1", "q1.subscribe#1", "q0.dispose#1", "next 1", "q2.subscribe#1", "q1.dispose#1",
+            "completed", "q2.dispose#1",
+        ])
+    }
+
+    @Test func mapToThrottledRunsTheNewestWaitingMappedSignal() {
+        let log = History<String>()
+        let (input, values) = Signal<Int, TestError>.pipe()
+        let inners = (0..<4).map { Source<Int>("t\($0)", log) }
+        record(values |> mapToThrottled { inners[$0].signal }, log)
+        (0..<4).forEach(input.putNext)
+        inners[0].complete()
+        inners[3].fail(9)
+        #expect(log.recorded == ["t0.subscribe#1", "t3.subscribe#1", "t0.dispose#1", "error 9", "t3.dispose#1"])
+    }
+
+    // MARK: then, deferred, ignoreValues
+
+    @Test func thenStartsTheNextSignalWhenTheFirstCompletes() {
+        let log = History<String>()
+        let (first, next) = (Source<Int>("s", log), Source<Int>("n", log))
+        record(first.signal |> then(next.signal), log)
+        first.emit(1)
+        first.complete()
+        next.emit(2)
+        next.complete()
+        #expect(log.recorded == ["s.subscribe#1", "next 1", "n.subscribe#1", "s.dispose#1", "next 2", "completed", "n.dispose#1"])
+    }
+
+    @Test func thenNeverStartsTheNextSignalAfterAnError() {
+        let log = History<String>()
+        let (first, next) = (Source<Int>("s", log), Source<Int>("n", log))
+        record(first.signal |> then(next.signal), log)
+        first.fail(3)
+        #expect(log.recorded == ["s.subscribe#1", "error 3", "s.dispose#1"])
+        #expect(next.starts == 0)
+    }
+
+    @Test func thenDisposesBoth() {
+        let log = History<String>()
+        let (first, next) = (Source<Int>("s", log), Source<Int>("n", log))
+        let disposable = record(first.signal |> then(next.signal), log)
+        first.complete()
+        disposable.dispose()
+        next.emit(1)
+        #expect(log.recorded == ["s.subscribe#1", "n.subscribe#1", "s.dispose#1", "n.dispose#1"])
+    }
+
+    @Test func deferredCallsTheGeneratorAtEachStartOnTheStartingThread() {
+        let log = History<String>()
+        let queue = Queue(name: "deferred")
+        let signal = deferred { () -> Signal<Int, TestError> in
+            log.record("generator on queue: \(queue.isCurrent())")
+            return .single(log.recorded.count)
+        }
+        #expect(log.recorded.isEmpty)
+        queue.sync { record(signal, log) }
+        record(signal, log)
+        #expect(log.recorded == ["generator on queue: true", "next 1", "completed", "generator on queue: false", "next 4", "completed"])
+    }
+
+    @Test func ignoreValuesPassesOnlyTheTerminalEvent() {
+        let log = History<String>()
+        let source = Source<Int>("s", log)
+        let ignored: Signal<Never, TestError> = source.signal |> ignoreValues
+        record(ignored, log)
+        source.emit(1)
+        source.complete()
+        record(ignored, log)
+        source.emit(2)
+        source.fail(6)
+        #expect(log.recorded == ["s.subscribe#1", "completed", "s.dispose#1", "s.subscribe#2", "error 6", "s.dispose#2"])
+    }
+
+    // MARK: debug_measureTimeToFirstEvent
+
+    @Test func debugMeasureTimeToFirstEventPassesEverythingThrough() {
+        let log = History<String>()
+        let source = Source<Int>("s", log)
+        let measured = source.signal |> debug_measureTimeToFirstEvent(label: "test")
+        record(measured, log)
+        source.emit(1)
+        source.emit(2)
+        source.complete()
+        let disposable = record(measured, log)
+        source.emit(3)
+        disposable.dispose()
+        record(measured, log)
+        source.fail(8)
+        #expect(log.recorded == [
+            "s.subscribe#1", "next 1", "next 2", "completed", "s.dispose#1",
+            "s.subscribe#2", "next 3", "s.dispose#2", "s.subscribe#3", "error 8", "s.dispose#3",
+        ])
+    }
+
+    /// One line, at the first value of all the returned signal's starts.
+    @Test func debugMeasureTimeToFirstEventPrintsOncePerReturnedSignal() async throws {
+        let result = try await #require(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            let (input, values) = Signal<Int, NoError>.pipe()
+            let measured = values |> debug_measureTimeToFirstEvent(label: "first-value")
+            measured.start()
+            measured.start()
+            input.putNext(1)
+            input.putNext(2)
+            measured.start()
+            input.putNext(3)
+        }
+        let lines = String(decoding: result.standardOutputContent, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 1)
+        let line = try #require(lines.first)
+        #expect(line.hasPrefix("measureTimeToFirstEvent(first-value: ") && line.hasSuffix(" ms"))
+        let milliseconds = line.dropFirst("measureTimeToFirstEvent(first-value: ".count).dropLast(" ms".count)
+        #expect(Double(milliseconds).map { $0 >= 0 } == true)
+    }
+}
