@@ -252,54 +252,6 @@ final class Script {
     }
 }
 
-// MARK: - Temporary stand-ins (until combineLatest, mapToSignal and delay land on main)
-
-func combineLatest<T1, T2, T3, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>) -> Signal<(T1, T2, T3), E> {
-    Signal { subscriber in
-        let latest = Atomic<(T1?, T2?, T3?)>(value: (nil, nil, nil))
-        func emit() {
-            let (a, b, c) = latest.with { $0 }
-            if let a, let b, let c { subscriber.putNext((a, b, c)) }
-        }
-        let set = DisposableSet()
-        set.add(s1.start(next: { v in _ = latest.modify { (v, $0.1, $0.2) }; emit() }))
-        set.add(s2.start(next: { v in _ = latest.modify { ($0.0, v, $0.2) }; emit() }))
-        set.add(s3.start(next: { v in _ = latest.modify { ($0.0, $0.1, v) }; emit() }))
-        return set
-    }
-}
-
-func mapToSignal<T, R, E>(_ f: @escaping (T) -> Signal<R, E>) -> (Signal<T, E>) -> Signal<R, E> {
-    { signal in
-        Signal { subscriber in
-            let inner = MetaDisposable()
-            let generation = Atomic<Int>(value: 0)
-            let outer = signal.start(next: { value in
-                let mine = generation.modify { $0 + 1 }
-                inner.set(f(value).start(next: { r in
-                    if generation.with({ $0 }) == mine { subscriber.putNext(r) }
-                }))
-            })
-            return ActionDisposable { inner.dispose(); outer.dispose() }
-        }
-    }
-}
-
-func delay<T, E>(_ timeout: Double, queue: Queue) -> (_ signal: Signal<T, E>) -> Signal<T, E> {
-    { signal in
-        Signal { subscriber in
-            let started = MetaDisposable()
-            let cancelled = Atomic<Bool>(value: false)
-            queue.after(timeout) {
-                if !cancelled.with({ $0 }) {
-                    started.set(signal.start(next: { subscriber.putNext($0) }, completed: { subscriber.putCompletion() }))
-                }
-            }
-            return ActionDisposable { _ = cancelled.swap(true); started.dispose() }
-        }
-    }
-}
-
 // MARK: - Main
 
 print("SearchScreen: a search screen built the SwiftSignalKit way (see the comment at the top of main.swift).")
