@@ -4,29 +4,31 @@
 // - The screen's state comes from `combineLatest` of three promises: the query
 //   (`ValuePromise<String>`), the results (`Promise<[Item]>`) and the spinner
 //   (`ValuePromise<Bool>`), mapped into one `ScreenState`.
-// - Each change of the query starts a (pretend) request with `mapToSignal`. The request answers
-//   after a `delay` on a background `Queue`; a newer query cancels the request in flight, because
-//   `mapToSignal` disposes the previous inner signal. SwiftSignalKit starts the new request first
-//   and then disposes the old one, which is the order the output shows.
-// - `|> deliverOnMainQueue` brings the answers and the state to main-queue consumers.
-// - A view model owns what it started: a `MetaDisposable` for the search, a `DisposableSet` for
+// - Each change of the query starts a (pretend) request through `mapToSignal`. A request answers
+//   after a `delay` on a background `Queue`. A newer query cancels the request in flight, because
+//   `mapToSignal` disposes the previous inner signal. As in SwiftSignalKit, it starts the new
+//   request first and then disposes the old one: the output shows them in that order.
+// - `|> deliverOnMainQueue` brings the answers and the screen's state to the main queue.
+// - A view model owns what it started: a `MetaDisposable` for the search and a `DisposableSet` for
 //   the rest, both disposed in its `deinit`. Closing the screen cancels the request in flight.
 //
-// Threading:
-// - main queue: the script (each step is one main-queue turn, as a keystroke would be), the view
-//   model (`type(_:)`, the promises' `set`s), the search's `next` handler, and the screen.
-// - "network" queue: a request's answer. `delay` subscribes to the answer there, so it is sent
-//   there; `deliverOnMainQueue` moves it to the main queue.
-// - Cancelling runs on whatever thread disposes: here the main queue, inside the keystroke that
-//   replaces the query, or inside the view model's `deinit`.
-// The main queue really runs: the file ends in `dispatchMain()` (which on Linux is what services
-// `DispatchQueue.main`), and the last step calls `exit(0)` from the main queue.
+// Threading (each line of output says which queue printed it):
+// - main queue: the script (one main-queue turn per step, as for a keystroke), the view model
+//   (`type(_:)`, so every promise's `set`), `mapToSignal`'s switching and the request it starts,
+//   the search's `next` handler, the screen, and cancelling (inside the keystroke that replaces the
+//   query, or inside the view model's `deinit`).
+// - "network" queue: `delay` subscribes to a request's answer there when its timer fires, so the
+//   answer is sent there; `deliverOnMainQueue`, inside the switch, moves it to the main queue.
+// The main queue really runs: the file ends in `dispatchMain()`, which is what services
+// `DispatchQueue.main` on Linux, and the last step calls `exit(0)` from the main queue.
 //
-// The output is the same on every run: each step waits until the screen shows what the step
-// expects before the next one starts, so no timing decides the order of the lines.
+// The output is the same on every run. `combineLatest` sends a state for every promise that
+// changes, so a keystroke that changes both the spinner and the query gives the screen two states
+// in a row. Each step waits for the state it expects, prints it, and only then starts the next
+// step: no timing decides the order of the lines.
 
-import ReceiverSignalKit
 import Dispatch
+import ReceiverSignalKit
 
 #if canImport(Darwin)
 import Darwin
@@ -38,12 +40,12 @@ import Musl
 
 // MARK: - Model
 
-struct Item: Equatable {
+struct Item {
     var title: String
 }
 
 /// Everything the screen draws.
-struct ScreenState: Equatable {
+struct ScreenState {
     var query: String
     var results: [Item]
     var isLoading: Bool
@@ -192,8 +194,12 @@ final class SearchScreen {
 /// One thing the user does, and what the screen shows once the app has handled it.
 struct Step {
     var title: String
-    var action: () -> Void
     var shows: (ScreenState) -> Bool
+    var action: () -> Void
+
+    init(_ title: String, shows: @escaping (ScreenState) -> Bool, action: @escaping () -> Void = {}) {
+        (self.title, self.shows, self.action) = (title, shows, action)
+    }
 }
 
 /// Runs the steps on the main queue: each step's action in its own main-queue turn, then waits
@@ -215,30 +221,37 @@ final class Script {
             Queue.mainQueue().justDispatch { self.next() }  // the next step in a turn of its own
         }
         steps = [
-            Step(title: "The screen opens.", action: { [unowned self] in
-                viewModel = SearchViewModel(network: network, screen: self.screen)
-            }, shows: { $0.query.isEmpty && !$0.isLoading }),
-            Step(title: "The user types \"s\".", action: { [unowned self] in viewModel?.type("s") },
-                 shows: { $0.query == "s" && $0.isLoading }),
-            Step(title: "The answer arrives.", action: {},
-                 shows: { $0.query == "s" && !$0.isLoading }),
-            Step(title: "The user types \"w\".", action: { [unowned self] in viewModel?.type("sw") },
-                 shows: { $0.query == "sw" && $0.isLoading }),
-            Step(title: "The user types \"i\" before the answer for \"sw\": mapToSignal cancels it.",
-                 action: { [unowned self] in viewModel?.type("swi") },
-                 shows: { $0.query == "swi" && $0.isLoading }),
-            Step(title: "The answer for \"swi\" arrives.", action: {},
-                 shows: { $0.query == "swi" && !$0.isLoading }),
-            Step(title: "The user clears the field: no request, the list empties at once.",
-                 action: { [unowned self] in viewModel?.type("") },
-                 shows: { $0.query.isEmpty && $0.results.isEmpty }),
-            Step(title: "The user types \"q\".", action: { [unowned self] in viewModel?.type("q") },
-                 shows: { $0.query == "q" && $0.isLoading }),
-            Step(title: "The user closes the screen before the answer.", action: { [unowned self] in
+            Step("The screen opens.", shows: { $0.query.isEmpty && !$0.isLoading }) { [unowned self] in
+                viewModel = SearchViewModel(network: network, screen: screen)
+            },
+            Step("The user types \"s\".", shows: { $0.query == "s" && $0.isLoading }) { [unowned self] in
+                viewModel?.type("s")
+            },
+            Step("The answer arrives.", shows: { $0.query == "s" && !$0.isLoading }),
+            Step("The user types \"w\".", shows: { $0.query == "sw" && $0.isLoading }) { [unowned self] in
+                viewModel?.type("sw")
+            },
+            Step(
+                "The user types \"i\" before the answer for \"sw\": mapToSignal cancels it.",
+                shows: { $0.query == "swi" && $0.isLoading }
+            ) { [unowned self] in
+                viewModel?.type("swi")
+            },
+            Step("The answer for \"swi\" arrives.", shows: { $0.query == "swi" && !$0.isLoading }),
+            Step(
+                "The user clears the field: no request, the list empties at once.",
+                shows: { $0.query.isEmpty && $0.results.isEmpty }
+            ) { [unowned self] in
+                viewModel?.type("")
+            },
+            Step("The user types \"q\".", shows: { $0.query == "q" && $0.isLoading }) { [unowned self] in
+                viewModel?.type("q")
+            },
+            Step("The user closes the screen before the answer.", shows: { _ in false }) { [unowned self] in
                 viewModel = nil  // its owner lets it go; its deinit disposes what it started
                 log("screen closed; exiting")
                 exit(0)
-            }, shows: { _ in false }),
+            },
         ]
         next()
     }
