@@ -185,14 +185,19 @@ private enum Watchdog {
 
     /// A start that is never disposed is released with its inputs: the start's state holds its
     /// subscriber, whose disposables lead back to the start's pair, and that loop must not leak.
+    /// (The inputs are plain pairs: a promise's `get()` keeps its promise alive while started, as
+    /// in SwiftSignalKit, so promises would outlive this scope by design.)
     @Test func aStartIsReleasedWithItsInputs() {
         weak var watched: Witness?
         do {
-            let first = ValuePromise(1), second = ValuePromise(2)
+            let (first, firstReceiver) = Receiver<Int>.make(with: .warm(upTo: 1))
+            let (second, secondReceiver) = Receiver<Int>.make(with: .warm(upTo: 1))
+            first.broadcast(1)
+            second.broadcast(2)
             let witness = Witness()
             watched = witness
-            combineLatest(first.get(), second.get()).start(next: { _ in _ = witness })
-            second.set(3)
+            combineLatest(firstReceiver.signal, secondReceiver.signal).start(next: { _ in _ = witness })
+            second.broadcast(3)
         }
         #expect(watched == nil)
     }
