@@ -20,6 +20,7 @@ let package = Package(
         .executableTarget(name: "AppLifecycle", dependencies: ["Receiver"], path: "Examples/AppLifecycle"),
         .executableTarget(name: "LoginForm", dependencies: ["ReceiverSignalKit"], path: "Examples/LoginForm"),
         .executableTarget(name: "CachedRequest", dependencies: ["ReceiverSignalKit"], path: "Examples/CachedRequest"),
+        .executableTarget(name: "SearchScreen", dependencies: ["ReceiverSignalKit"], path: "Examples/SearchScreen"),
     ],
     swiftLanguageModes: [.v6]
 )
