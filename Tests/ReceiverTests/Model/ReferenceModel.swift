@@ -127,7 +127,7 @@ final class ReferenceModel: ModelEngine {
                 // Passes `count` waves, then disposes its upstream listener: the pair's listener.
                 var remaining = count
                 if count == 0 { listener.disposed = true }
-                next = { wave in
+                next = { [unowned listener] wave in
                     guard remaining > 0 else { return }
                     remaining -= 1
                     downstream(wave)
