@@ -170,7 +170,7 @@ private final class Round: @unchecked Sendable {
         let sent = (0..<ThreadedModelTests.threads).map { thread in order.filter { $0 < reaction && $0 / stride == thread }.count }
         expect(order.count == sent.reduce(0, +) + reactions.count, "the order has \(order.count) waves; \(sent) from threads and \(reactions.count) reactions were broadcast")
         expect(Set(order).count == order.count, "a wave arrives twice in the order everyone sees")
-        let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        let position = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         for thread in sent.indices {
             let own = order.filter { $0 < reaction && $0 / stride == thread }
             expect(own == (0..<own.count).map { thread * stride + $0 }, "thread \(thread)'s broadcasts arrive out of order")

@@ -166,8 +166,20 @@ extension ModelProgram {
 
 extension ModelProgram: CustomStringConvertible {
     var description: String {
+        // Only what the steps reach: the listeners they (and those listeners) start, their
+        // receivers, and the pairs those use or that are broadcast into.
+        var started: [Int] = [], pending = steps
+        while let action = pending.popLast() {
+            guard case .listen(let listener) = action, !started.contains(listener) else { continue }
+            started.append(listener)
+            pending += listeners[listener].reactions.map(\.action)
+        }
+        started.sort()
+        let actions = steps + started.flatMap { listeners[$0].reactions.map(\.action) }
+        let usedReceivers = Set(started.map { listeners[$0].receiver })
+        let usedPairs = Set(usedReceivers.map { receivers[$0].pair } + actions.compactMap { if case .broadcast(let pair, _) = $0 { pair } else { nil } })
         var lines: [String] = []
-        for (index, strategy) in pairs.enumerated() {
+        for (index, strategy) in pairs.enumerated() where usedPairs.contains(index) {
             let name = switch strategy {
             case .hot: "hot"
             case .cold: "cold"
@@ -175,10 +187,11 @@ extension ModelProgram: CustomStringConvertible {
             }
             lines.append("p\(index) = make(with: .\(name))")
         }
-        for (index, spec) in receivers.enumerated() where !spec.operators.isEmpty {
+        for (index, spec) in receivers.enumerated() where !spec.operators.isEmpty && usedReceivers.contains(index) {
             lines.append("r\(index) = p\(spec.pair)" + spec.operators.map { ".\($0)" }.joined())
         }
-        for (index, spec) in listeners.enumerated() {
+        for index in started {
+            let spec = listeners[index]
             let source = receivers[spec.receiver].operators.isEmpty ? "p\(receivers[spec.receiver].pair)" : "r\(spec.receiver)"
             lines.append("L\(index) listens to \(source)" + spec.reactions.map { "; on its call #\($0.call): \($0.action)" }.joined())
         }
