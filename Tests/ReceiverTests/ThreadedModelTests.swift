@@ -81,9 +81,12 @@ private final class Round: @unchecked Sendable {
     private var nested: [(Track, any Disposable)] = []
     private var allNested: [Track] = []
     private var reactions: [Int] = []
-    // Each thread's joiners, appended only by that thread; read after the round.
-    private var joiners: [[Track]] = Array(repeating: [], count: ThreadedModelTests.threads)
-    private var leftovers: [[(Track, any Disposable)]] = Array(repeating: [], count: ThreadedModelTests.threads)
+    /// A thread's joiners, touched only by that thread, then read after the round.
+    private final class Joiners {
+        var all: [Track] = []
+        var leftovers: [(Track, any Disposable)] = []  // still listening when the thread finished
+    }
+    private let joiners = (0..<ThreadedModelTests.threads).map { _ in Joiners() }
 
     init(strategy: Receiver<Int>.Strategy, seed: UInt64) {
         (self.strategy, self.seed) = (strategy, seed)
@@ -105,7 +108,7 @@ private final class Round: @unchecked Sendable {
         }
         guard group.wait(timeout: .now() + 60) == .success else { return ["timed out after 60 s: a deadlock?"] }
         let order = throughout[0].waves
-        for (track, disposable) in leftovers.joined() + nested {
+        for (track, disposable) in joiners.flatMap(\.leftovers) + nested {
             track.stillListeningAtEnd = true
             track.dispose(disposable)
         }
@@ -143,7 +146,7 @@ private final class Round: @unchecked Sendable {
             case 14..<17 where active.count < 3:
                 let track = Track()
                 (track.thread, track.ownBroadcastsAtListen) = (thread, sent)
-                joiners[thread].append(track)
+                joiners[thread].all.append(track)
                 active.append((track, receiver.listen { track.record($0) }))
             case 17..<19 where !active.isEmpty:
                 let (track, disposable) = active.remove(at: choices.next(active.count))
@@ -153,11 +156,11 @@ private final class Round: @unchecked Sendable {
                 // Start and stop at once: SwiftSignalKit's "read the current value" idiom.
                 let track = Track()
                 (track.thread, track.ownBroadcastsAtListen, track.ownBroadcastsAtDispose) = (thread, sent, sent)
-                joiners[thread].append(track)
+                joiners[thread].all.append(track)
                 track.dispose(receiver.listen { track.record($0) })
             }
         }
-        leftovers[thread] = active
+        joiners[thread].leftovers = active
     }
 
     // MARK: Checks
@@ -183,12 +186,12 @@ private final class Round: @unchecked Sendable {
         expect(mapped.waves == order.map { $0 * 2 }, "a mapped listener sees something else than the order, mapped")
         expect(taken.waves == Array(order.prefix(Self.taking)), "take(count:) passes something else than the first waves")
 
-        let every = throughout + [mapped, taken, reactor] + joiners.joined() + allNested
+        let every = throughout + [mapped, taken, reactor] + joiners.flatMap(\.all) + allNested
         expect(every.allSatisfy { $0.overlaps == 0 }, "calls to one listener overlapped")
         expect(every.allSatisfy { $0.callsOnDisposerAfterDispose == 0 }, "a handler was called on the disposing thread after dispose() returned")
         expect(every.allSatisfy { $0.callsElsewhereAfterDispose <= 1 }, "a handler was called more than once after dispose() returned")
 
-        for track in joiners.joined() + allNested {
+        for track in joiners.flatMap(\.all) + allNested {
             let waves = track.waves
             if let first = waves.first {
                 guard let start = position[first], start + waves.count <= order.count, Array(order[start..<(start + waves.count)]) == waves else {
