@@ -19,7 +19,7 @@ import Testing
     #else
     static let underThreadSanitizer = dlsym(nil, "__tsan_init") != nil  // RTLD_DEFAULT
     #endif
-    static let programs = environment["RECEIVER_MODEL_PROGRAMS"].flatMap { Int($0) } ?? (underThreadSanitizer ? 2_000 : 10_000)
+    static let programs = environment["RECEIVER_MODEL_PROGRAMS"].flatMap { Int($0) } ?? (underThreadSanitizer ? 300 : 10_000)
     static let firstSeed = environment["RECEIVER_MODEL_SEED"].flatMap { UInt64($0) } ?? 0
 
     @Test func theLibraryDeliversAsTheModelSays() {
