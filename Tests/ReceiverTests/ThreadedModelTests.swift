@@ -77,6 +77,7 @@ private final class Round: @unchecked Sendable {
     let receiver: Receiver<Int>
     let throughout = [Track(), Track()]
     let mapped = Track(), taken = Track(), reactor = Track()
+    let skipped = [Track(), Track()]  // two listeners of one derived receiver: state of their own each
     static let taking = 50
     // The reactor's own state: touched only inside its handler.
     private var nested: [(Track, any Disposable)] = []
@@ -95,10 +96,12 @@ private final class Round: @unchecked Sendable {
     }
 
     func run() -> [String] {
+        let skipping = receiver.skip(count: 1)
         let disposables = throughout.map { track in receiver.listen { track.record($0) } }
             + [receiver.map { $0 * 2 }.listen { [mapped] in mapped.record($0) },
                receiver.take(count: Self.taking).listen { [taken] in taken.record($0) },
                receiver.listen { [unowned self] in react(to: $0) }]
+            + skipped.map { track in skipping.listen { track.record($0) } }
         let group = DispatchGroup()
         for thread in 0..<ThreadedModelTests.threads {
             group.enter()
@@ -189,8 +192,9 @@ private final class Round: @unchecked Sendable {
         expect(reactor.waves == order, "the reacting listener sees a different sequence")
         expect(mapped.waves == order.map { $0 * 2 }, "a mapped listener sees something else than the order, mapped")
         expect(taken.waves == Array(order.prefix(Self.taking)), "take(count:) passes something else than the first waves")
+        expect(skipped.allSatisfy { $0.waves == Array(order.dropFirst()) }, "skip(count: 1) passes something else than all but the first wave")
 
-        let every = throughout + [mapped, taken, reactor] + joiners.flatMap(\.all) + allNested
+        let every = throughout + skipped + [mapped, taken, reactor] + joiners.flatMap(\.all) + allNested
         expect(every.allSatisfy { $0.overlaps == 0 }, "calls to one listener overlapped")
         expect(every.allSatisfy { $0.callsOnDisposerAfterDispose == 0 }, "a handler was called on the disposing thread after dispose() returned")
         expect(every.allSatisfy { $0.callsElsewhereAfterDispose <= 1 }, "a handler was called more than once after dispose() returned")
