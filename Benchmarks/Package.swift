@@ -7,10 +7,6 @@ import PackageDescription
 // worktree may be called anything), so name the library's package by the folder above this one.
 let receiverPackage = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "Receiver")
 
-// `combineLatest` and `mapToSignal` are being written (issue 8): set this to true once
-// ReceiverSignalKit has them, to build and run their benchmarks (SignalKitCombinators.swift).
-let hasCombinators = false
-
 let package = Package(
     name: "ReceiverBenchmarks",
     platforms: [.macOS(.v13)],
@@ -35,8 +31,6 @@ let package = Package(
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ],
             path: "Benchmarks/ReceiverBenchmarks",
-            exclude: hasCombinators ? [] : ["SignalKitCombinators.swift"],
-            swiftSettings: hasCombinators ? [.define("RECEIVER_HAS_COMBINATORS")] : [],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         )
     ],

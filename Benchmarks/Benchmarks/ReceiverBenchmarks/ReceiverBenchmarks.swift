@@ -22,9 +22,7 @@ let benchmarks: @Sendable () -> Void = {
     registerMemory()
     registerTwoThreads()
     registerSignalKit()
-    #if RECEIVER_HAS_COMBINATORS
     registerSignalKitCombinators()
-    #endif
 }
 
 // MARK: - W1 hot broadcast, 1 listener — per wave
