@@ -385,7 +385,7 @@ extension Receiver {
     }
 
     /// Runs `body` while holding the lock. `body` must not call user code or take another lock.
-    @inlinable func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    @inlinable @inline(__always) func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         #if canImport(Darwin)
         os_unfair_lock_lock(primitive)
         defer { os_unfair_lock_unlock(primitive) }
