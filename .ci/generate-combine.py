@@ -88,6 +88,10 @@ def casts(n):
     return "(" + ", ".join(f"$0[{i - 1}] as! T{i}" for i in range(1, n + 1)) + ")"
 
 
+def input_docs(n):
+    return "\n".join(f"///   - s{i}: Input {i} of {n}, subscribed to in that order." for i in range(1, n + 1))
+
+
 def short_doc(n):
     names = ", ".join(f"s{i}" for i in range(1, n + 1)) if n <= 4 else f"s1, s2, …, s{n}"
     return f"""\
@@ -100,7 +104,7 @@ def short_doc(n):
 ///
 /// - Parameters:
 {QUEUE_DOC}
-///   - s1: The first input; `s2` to `s{n}` are the others, subscribed to in that order.
+{input_docs(n)}
 /// - Returns: A signal of `{tuple_type(n) if n <= 4 else f"(T1, …, T{n})"}` tuples of the latest values."""
 
 

@@ -25,9 +25,12 @@ import Musl
 /// Sends `(a, b)` with the latest value of each signal, once both have sent one, and again
 /// whenever either sends. Disposing the start disposes both upstream starts.
 ///
-/// The adapter has no `combineLatest` (see "What is not provided" in the migration guide); this is
-/// enough for a form whose promises are all set on one actor. If the two signals sent from
-/// different threads at once, the two sends could reach the subscriber in either order.
+/// ReceiverSignalKit has SwiftSignalKit's own `combineLatest`; this file keeps a small one of its
+/// own (which the view model below uses: a declaration of this module is preferred) to show how a
+/// combining operator is built from `Signal` alone. It is enough for a form whose promises are
+/// all set on one actor: if the two signals sent from different threads at once, the two sends
+/// could reach the subscriber in either order. The library's `combineLatest` sends its tuples in
+/// one order whatever the threads, passes errors on, and completes when every input has.
 func combineLatest<A, B>(_ a: Signal<A, NoError>, _ b: Signal<B, NoError>) -> Signal<(A, B), NoError> {
     Signal { subscriber in
         let latest = Atomic<(a: A?, b: B?)>(value: (nil, nil))

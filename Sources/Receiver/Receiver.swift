@@ -216,7 +216,7 @@ extension Receiver {
     /// lock is what makes `dispose()` safe from any thread.
     @usableFromInline final class Listener: Disposable, @unchecked Sendable {
         @usableFromInline let lock: ReceiverLock
-        @usableFromInline var since: UInt64 = 0  // the sequence number of its first live wave
+        @exclusivity(unchecked) @usableFromInline var since: UInt64 = 0  // the sequence number of its first live wave
         @exclusivity(unchecked) @usableFromInline var handler: Handler?  // nil once disposed
         @exclusivity(unchecked) @usableFromInline var held: [Wave]?  // live waves held while `listen` replays
 

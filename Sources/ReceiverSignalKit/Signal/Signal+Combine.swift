@@ -76,7 +76,9 @@ public func combineLatest<T1, T2, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s3` are the others, subscribed to in that order.
+///   - s1: Input 1 of 3, subscribed to in that order.
+///   - s2: Input 2 of 3, subscribed to in that order.
+///   - s3: Input 3 of 3, subscribed to in that order.
 /// - Returns: A signal of `(T1, T2, T3)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>) -> Signal<(T1, T2, T3), E> {
@@ -93,7 +95,10 @@ public func combineLatest<T1, T2, T3, E>(queue: Queue? = nil, _ s1: Signal<T1, E
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s4` are the others, subscribed to in that order.
+///   - s1: Input 1 of 4, subscribed to in that order.
+///   - s2: Input 2 of 4, subscribed to in that order.
+///   - s3: Input 3 of 4, subscribed to in that order.
+///   - s4: Input 4 of 4, subscribed to in that order.
 /// - Returns: A signal of `(T1, T2, T3, T4)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>) -> Signal<(T1, T2, T3, T4), E> {
@@ -110,7 +115,11 @@ public func combineLatest<T1, T2, T3, T4, E>(queue: Queue? = nil, _ s1: Signal<T
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s5` are the others, subscribed to in that order.
+///   - s1: Input 1 of 5, subscribed to in that order.
+///   - s2: Input 2 of 5, subscribed to in that order.
+///   - s3: Input 3 of 5, subscribed to in that order.
+///   - s4: Input 4 of 5, subscribed to in that order.
+///   - s5: Input 5 of 5, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T5)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>) -> Signal<(T1, T2, T3, T4, T5), E> {
@@ -127,7 +136,12 @@ public func combineLatest<T1, T2, T3, T4, T5, E>(queue: Queue? = nil, _ s1: Sign
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s6` are the others, subscribed to in that order.
+///   - s1: Input 1 of 6, subscribed to in that order.
+///   - s2: Input 2 of 6, subscribed to in that order.
+///   - s3: Input 3 of 6, subscribed to in that order.
+///   - s4: Input 4 of 6, subscribed to in that order.
+///   - s5: Input 5 of 6, subscribed to in that order.
+///   - s6: Input 6 of 6, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T6)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, T6, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>) -> Signal<(T1, T2, T3, T4, T5, T6), E> {
@@ -144,7 +158,13 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, E>(queue: Queue? = nil, _ s1: 
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s7` are the others, subscribed to in that order.
+///   - s1: Input 1 of 7, subscribed to in that order.
+///   - s2: Input 2 of 7, subscribed to in that order.
+///   - s3: Input 3 of 7, subscribed to in that order.
+///   - s4: Input 4 of 7, subscribed to in that order.
+///   - s5: Input 5 of 7, subscribed to in that order.
+///   - s6: Input 6 of 7, subscribed to in that order.
+///   - s7: Input 7 of 7, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T7)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, T6, T7, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7), E> {
@@ -161,7 +181,14 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, E>(queue: Queue? = nil, _ 
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s8` are the others, subscribed to in that order.
+///   - s1: Input 1 of 8, subscribed to in that order.
+///   - s2: Input 2 of 8, subscribed to in that order.
+///   - s3: Input 3 of 8, subscribed to in that order.
+///   - s4: Input 4 of 8, subscribed to in that order.
+///   - s5: Input 5 of 8, subscribed to in that order.
+///   - s6: Input 6 of 8, subscribed to in that order.
+///   - s7: Input 7 of 8, subscribed to in that order.
+///   - s8: Input 8 of 8, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T8)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8), E> {
@@ -178,7 +205,15 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, E>(queue: Queue? = nil
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s9` are the others, subscribed to in that order.
+///   - s1: Input 1 of 9, subscribed to in that order.
+///   - s2: Input 2 of 9, subscribed to in that order.
+///   - s3: Input 3 of 9, subscribed to in that order.
+///   - s4: Input 4 of 9, subscribed to in that order.
+///   - s5: Input 5 of 9, subscribed to in that order.
+///   - s6: Input 6 of 9, subscribed to in that order.
+///   - s7: Input 7 of 9, subscribed to in that order.
+///   - s8: Input 8 of 9, subscribed to in that order.
+///   - s9: Input 9 of 9, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T9)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9), E> {
@@ -195,7 +230,16 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, E>(queue: Queue? =
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s10` are the others, subscribed to in that order.
+///   - s1: Input 1 of 10, subscribed to in that order.
+///   - s2: Input 2 of 10, subscribed to in that order.
+///   - s3: Input 3 of 10, subscribed to in that order.
+///   - s4: Input 4 of 10, subscribed to in that order.
+///   - s5: Input 5 of 10, subscribed to in that order.
+///   - s6: Input 6 of 10, subscribed to in that order.
+///   - s7: Input 7 of 10, subscribed to in that order.
+///   - s8: Input 8 of 10, subscribed to in that order.
+///   - s9: Input 9 of 10, subscribed to in that order.
+///   - s10: Input 10 of 10, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T10)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10), E> {
@@ -212,7 +256,17 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, E>(queue: Que
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s11` are the others, subscribed to in that order.
+///   - s1: Input 1 of 11, subscribed to in that order.
+///   - s2: Input 2 of 11, subscribed to in that order.
+///   - s3: Input 3 of 11, subscribed to in that order.
+///   - s4: Input 4 of 11, subscribed to in that order.
+///   - s5: Input 5 of 11, subscribed to in that order.
+///   - s6: Input 6 of 11, subscribed to in that order.
+///   - s7: Input 7 of 11, subscribed to in that order.
+///   - s8: Input 8 of 11, subscribed to in that order.
+///   - s9: Input 9 of 11, subscribed to in that order.
+///   - s10: Input 10 of 11, subscribed to in that order.
+///   - s11: Input 11 of 11, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T11)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11), E> {
@@ -229,7 +283,18 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, E>(queue
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s12` are the others, subscribed to in that order.
+///   - s1: Input 1 of 12, subscribed to in that order.
+///   - s2: Input 2 of 12, subscribed to in that order.
+///   - s3: Input 3 of 12, subscribed to in that order.
+///   - s4: Input 4 of 12, subscribed to in that order.
+///   - s5: Input 5 of 12, subscribed to in that order.
+///   - s6: Input 6 of 12, subscribed to in that order.
+///   - s7: Input 7 of 12, subscribed to in that order.
+///   - s8: Input 8 of 12, subscribed to in that order.
+///   - s9: Input 9 of 12, subscribed to in that order.
+///   - s10: Input 10 of 12, subscribed to in that order.
+///   - s11: Input 11 of 12, subscribed to in that order.
+///   - s12: Input 12 of 12, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T12)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12), E> {
@@ -246,7 +311,19 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, E>(
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s13` are the others, subscribed to in that order.
+///   - s1: Input 1 of 13, subscribed to in that order.
+///   - s2: Input 2 of 13, subscribed to in that order.
+///   - s3: Input 3 of 13, subscribed to in that order.
+///   - s4: Input 4 of 13, subscribed to in that order.
+///   - s5: Input 5 of 13, subscribed to in that order.
+///   - s6: Input 6 of 13, subscribed to in that order.
+///   - s7: Input 7 of 13, subscribed to in that order.
+///   - s8: Input 8 of 13, subscribed to in that order.
+///   - s9: Input 9 of 13, subscribed to in that order.
+///   - s10: Input 10 of 13, subscribed to in that order.
+///   - s11: Input 11 of 13, subscribed to in that order.
+///   - s12: Input 12 of 13, subscribed to in that order.
+///   - s13: Input 13 of 13, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T13)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13), E> {
@@ -263,7 +340,20 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s14` are the others, subscribed to in that order.
+///   - s1: Input 1 of 14, subscribed to in that order.
+///   - s2: Input 2 of 14, subscribed to in that order.
+///   - s3: Input 3 of 14, subscribed to in that order.
+///   - s4: Input 4 of 14, subscribed to in that order.
+///   - s5: Input 5 of 14, subscribed to in that order.
+///   - s6: Input 6 of 14, subscribed to in that order.
+///   - s7: Input 7 of 14, subscribed to in that order.
+///   - s8: Input 8 of 14, subscribed to in that order.
+///   - s9: Input 9 of 14, subscribed to in that order.
+///   - s10: Input 10 of 14, subscribed to in that order.
+///   - s11: Input 11 of 14, subscribed to in that order.
+///   - s12: Input 12 of 14, subscribed to in that order.
+///   - s13: Input 13 of 14, subscribed to in that order.
+///   - s14: Input 14 of 14, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T14)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14), E> {
@@ -280,7 +370,21 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s15` are the others, subscribed to in that order.
+///   - s1: Input 1 of 15, subscribed to in that order.
+///   - s2: Input 2 of 15, subscribed to in that order.
+///   - s3: Input 3 of 15, subscribed to in that order.
+///   - s4: Input 4 of 15, subscribed to in that order.
+///   - s5: Input 5 of 15, subscribed to in that order.
+///   - s6: Input 6 of 15, subscribed to in that order.
+///   - s7: Input 7 of 15, subscribed to in that order.
+///   - s8: Input 8 of 15, subscribed to in that order.
+///   - s9: Input 9 of 15, subscribed to in that order.
+///   - s10: Input 10 of 15, subscribed to in that order.
+///   - s11: Input 11 of 15, subscribed to in that order.
+///   - s12: Input 12 of 15, subscribed to in that order.
+///   - s13: Input 13 of 15, subscribed to in that order.
+///   - s14: Input 14 of 15, subscribed to in that order.
+///   - s15: Input 15 of 15, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T15)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15), E> {
@@ -297,7 +401,22 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s16` are the others, subscribed to in that order.
+///   - s1: Input 1 of 16, subscribed to in that order.
+///   - s2: Input 2 of 16, subscribed to in that order.
+///   - s3: Input 3 of 16, subscribed to in that order.
+///   - s4: Input 4 of 16, subscribed to in that order.
+///   - s5: Input 5 of 16, subscribed to in that order.
+///   - s6: Input 6 of 16, subscribed to in that order.
+///   - s7: Input 7 of 16, subscribed to in that order.
+///   - s8: Input 8 of 16, subscribed to in that order.
+///   - s9: Input 9 of 16, subscribed to in that order.
+///   - s10: Input 10 of 16, subscribed to in that order.
+///   - s11: Input 11 of 16, subscribed to in that order.
+///   - s12: Input 12 of 16, subscribed to in that order.
+///   - s13: Input 13 of 16, subscribed to in that order.
+///   - s14: Input 14 of 16, subscribed to in that order.
+///   - s15: Input 15 of 16, subscribed to in that order.
+///   - s16: Input 16 of 16, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T16)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16), E> {
@@ -314,7 +433,23 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s17` are the others, subscribed to in that order.
+///   - s1: Input 1 of 17, subscribed to in that order.
+///   - s2: Input 2 of 17, subscribed to in that order.
+///   - s3: Input 3 of 17, subscribed to in that order.
+///   - s4: Input 4 of 17, subscribed to in that order.
+///   - s5: Input 5 of 17, subscribed to in that order.
+///   - s6: Input 6 of 17, subscribed to in that order.
+///   - s7: Input 7 of 17, subscribed to in that order.
+///   - s8: Input 8 of 17, subscribed to in that order.
+///   - s9: Input 9 of 17, subscribed to in that order.
+///   - s10: Input 10 of 17, subscribed to in that order.
+///   - s11: Input 11 of 17, subscribed to in that order.
+///   - s12: Input 12 of 17, subscribed to in that order.
+///   - s13: Input 13 of 17, subscribed to in that order.
+///   - s14: Input 14 of 17, subscribed to in that order.
+///   - s15: Input 15 of 17, subscribed to in that order.
+///   - s16: Input 16 of 17, subscribed to in that order.
+///   - s17: Input 17 of 17, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T17)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17), E> {
@@ -331,7 +466,24 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s18` are the others, subscribed to in that order.
+///   - s1: Input 1 of 18, subscribed to in that order.
+///   - s2: Input 2 of 18, subscribed to in that order.
+///   - s3: Input 3 of 18, subscribed to in that order.
+///   - s4: Input 4 of 18, subscribed to in that order.
+///   - s5: Input 5 of 18, subscribed to in that order.
+///   - s6: Input 6 of 18, subscribed to in that order.
+///   - s7: Input 7 of 18, subscribed to in that order.
+///   - s8: Input 8 of 18, subscribed to in that order.
+///   - s9: Input 9 of 18, subscribed to in that order.
+///   - s10: Input 10 of 18, subscribed to in that order.
+///   - s11: Input 11 of 18, subscribed to in that order.
+///   - s12: Input 12 of 18, subscribed to in that order.
+///   - s13: Input 13 of 18, subscribed to in that order.
+///   - s14: Input 14 of 18, subscribed to in that order.
+///   - s15: Input 15 of 18, subscribed to in that order.
+///   - s16: Input 16 of 18, subscribed to in that order.
+///   - s17: Input 17 of 18, subscribed to in that order.
+///   - s18: Input 18 of 18, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T18)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18), E> {
@@ -348,7 +500,25 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s19` are the others, subscribed to in that order.
+///   - s1: Input 1 of 19, subscribed to in that order.
+///   - s2: Input 2 of 19, subscribed to in that order.
+///   - s3: Input 3 of 19, subscribed to in that order.
+///   - s4: Input 4 of 19, subscribed to in that order.
+///   - s5: Input 5 of 19, subscribed to in that order.
+///   - s6: Input 6 of 19, subscribed to in that order.
+///   - s7: Input 7 of 19, subscribed to in that order.
+///   - s8: Input 8 of 19, subscribed to in that order.
+///   - s9: Input 9 of 19, subscribed to in that order.
+///   - s10: Input 10 of 19, subscribed to in that order.
+///   - s11: Input 11 of 19, subscribed to in that order.
+///   - s12: Input 12 of 19, subscribed to in that order.
+///   - s13: Input 13 of 19, subscribed to in that order.
+///   - s14: Input 14 of 19, subscribed to in that order.
+///   - s15: Input 15 of 19, subscribed to in that order.
+///   - s16: Input 16 of 19, subscribed to in that order.
+///   - s17: Input 17 of 19, subscribed to in that order.
+///   - s18: Input 18 of 19, subscribed to in that order.
+///   - s19: Input 19 of 19, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T19)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19), E> {
@@ -365,7 +535,26 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s20` are the others, subscribed to in that order.
+///   - s1: Input 1 of 20, subscribed to in that order.
+///   - s2: Input 2 of 20, subscribed to in that order.
+///   - s3: Input 3 of 20, subscribed to in that order.
+///   - s4: Input 4 of 20, subscribed to in that order.
+///   - s5: Input 5 of 20, subscribed to in that order.
+///   - s6: Input 6 of 20, subscribed to in that order.
+///   - s7: Input 7 of 20, subscribed to in that order.
+///   - s8: Input 8 of 20, subscribed to in that order.
+///   - s9: Input 9 of 20, subscribed to in that order.
+///   - s10: Input 10 of 20, subscribed to in that order.
+///   - s11: Input 11 of 20, subscribed to in that order.
+///   - s12: Input 12 of 20, subscribed to in that order.
+///   - s13: Input 13 of 20, subscribed to in that order.
+///   - s14: Input 14 of 20, subscribed to in that order.
+///   - s15: Input 15 of 20, subscribed to in that order.
+///   - s16: Input 16 of 20, subscribed to in that order.
+///   - s17: Input 17 of 20, subscribed to in that order.
+///   - s18: Input 18 of 20, subscribed to in that order.
+///   - s19: Input 19 of 20, subscribed to in that order.
+///   - s20: Input 20 of 20, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T20)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>, _ s20: Signal<T20, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20), E> {
@@ -382,7 +571,27 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s21` are the others, subscribed to in that order.
+///   - s1: Input 1 of 21, subscribed to in that order.
+///   - s2: Input 2 of 21, subscribed to in that order.
+///   - s3: Input 3 of 21, subscribed to in that order.
+///   - s4: Input 4 of 21, subscribed to in that order.
+///   - s5: Input 5 of 21, subscribed to in that order.
+///   - s6: Input 6 of 21, subscribed to in that order.
+///   - s7: Input 7 of 21, subscribed to in that order.
+///   - s8: Input 8 of 21, subscribed to in that order.
+///   - s9: Input 9 of 21, subscribed to in that order.
+///   - s10: Input 10 of 21, subscribed to in that order.
+///   - s11: Input 11 of 21, subscribed to in that order.
+///   - s12: Input 12 of 21, subscribed to in that order.
+///   - s13: Input 13 of 21, subscribed to in that order.
+///   - s14: Input 14 of 21, subscribed to in that order.
+///   - s15: Input 15 of 21, subscribed to in that order.
+///   - s16: Input 16 of 21, subscribed to in that order.
+///   - s17: Input 17 of 21, subscribed to in that order.
+///   - s18: Input 18 of 21, subscribed to in that order.
+///   - s19: Input 19 of 21, subscribed to in that order.
+///   - s20: Input 20 of 21, subscribed to in that order.
+///   - s21: Input 21 of 21, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T21)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>, _ s20: Signal<T20, E>, _ s21: Signal<T21, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21), E> {
@@ -399,7 +608,28 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s22` are the others, subscribed to in that order.
+///   - s1: Input 1 of 22, subscribed to in that order.
+///   - s2: Input 2 of 22, subscribed to in that order.
+///   - s3: Input 3 of 22, subscribed to in that order.
+///   - s4: Input 4 of 22, subscribed to in that order.
+///   - s5: Input 5 of 22, subscribed to in that order.
+///   - s6: Input 6 of 22, subscribed to in that order.
+///   - s7: Input 7 of 22, subscribed to in that order.
+///   - s8: Input 8 of 22, subscribed to in that order.
+///   - s9: Input 9 of 22, subscribed to in that order.
+///   - s10: Input 10 of 22, subscribed to in that order.
+///   - s11: Input 11 of 22, subscribed to in that order.
+///   - s12: Input 12 of 22, subscribed to in that order.
+///   - s13: Input 13 of 22, subscribed to in that order.
+///   - s14: Input 14 of 22, subscribed to in that order.
+///   - s15: Input 15 of 22, subscribed to in that order.
+///   - s16: Input 16 of 22, subscribed to in that order.
+///   - s17: Input 17 of 22, subscribed to in that order.
+///   - s18: Input 18 of 22, subscribed to in that order.
+///   - s19: Input 19 of 22, subscribed to in that order.
+///   - s20: Input 20 of 22, subscribed to in that order.
+///   - s21: Input 21 of 22, subscribed to in that order.
+///   - s22: Input 22 of 22, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T22)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>, _ s20: Signal<T20, E>, _ s21: Signal<T21, E>, _ s22: Signal<T22, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22), E> {
@@ -416,7 +646,29 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s23` are the others, subscribed to in that order.
+///   - s1: Input 1 of 23, subscribed to in that order.
+///   - s2: Input 2 of 23, subscribed to in that order.
+///   - s3: Input 3 of 23, subscribed to in that order.
+///   - s4: Input 4 of 23, subscribed to in that order.
+///   - s5: Input 5 of 23, subscribed to in that order.
+///   - s6: Input 6 of 23, subscribed to in that order.
+///   - s7: Input 7 of 23, subscribed to in that order.
+///   - s8: Input 8 of 23, subscribed to in that order.
+///   - s9: Input 9 of 23, subscribed to in that order.
+///   - s10: Input 10 of 23, subscribed to in that order.
+///   - s11: Input 11 of 23, subscribed to in that order.
+///   - s12: Input 12 of 23, subscribed to in that order.
+///   - s13: Input 13 of 23, subscribed to in that order.
+///   - s14: Input 14 of 23, subscribed to in that order.
+///   - s15: Input 15 of 23, subscribed to in that order.
+///   - s16: Input 16 of 23, subscribed to in that order.
+///   - s17: Input 17 of 23, subscribed to in that order.
+///   - s18: Input 18 of 23, subscribed to in that order.
+///   - s19: Input 19 of 23, subscribed to in that order.
+///   - s20: Input 20 of 23, subscribed to in that order.
+///   - s21: Input 21 of 23, subscribed to in that order.
+///   - s22: Input 22 of 23, subscribed to in that order.
+///   - s23: Input 23 of 23, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T23)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>, _ s20: Signal<T20, E>, _ s21: Signal<T21, E>, _ s22: Signal<T22, E>, _ s23: Signal<T23, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23), E> {
@@ -433,7 +685,30 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s24` are the others, subscribed to in that order.
+///   - s1: Input 1 of 24, subscribed to in that order.
+///   - s2: Input 2 of 24, subscribed to in that order.
+///   - s3: Input 3 of 24, subscribed to in that order.
+///   - s4: Input 4 of 24, subscribed to in that order.
+///   - s5: Input 5 of 24, subscribed to in that order.
+///   - s6: Input 6 of 24, subscribed to in that order.
+///   - s7: Input 7 of 24, subscribed to in that order.
+///   - s8: Input 8 of 24, subscribed to in that order.
+///   - s9: Input 9 of 24, subscribed to in that order.
+///   - s10: Input 10 of 24, subscribed to in that order.
+///   - s11: Input 11 of 24, subscribed to in that order.
+///   - s12: Input 12 of 24, subscribed to in that order.
+///   - s13: Input 13 of 24, subscribed to in that order.
+///   - s14: Input 14 of 24, subscribed to in that order.
+///   - s15: Input 15 of 24, subscribed to in that order.
+///   - s16: Input 16 of 24, subscribed to in that order.
+///   - s17: Input 17 of 24, subscribed to in that order.
+///   - s18: Input 18 of 24, subscribed to in that order.
+///   - s19: Input 19 of 24, subscribed to in that order.
+///   - s20: Input 20 of 24, subscribed to in that order.
+///   - s21: Input 21 of 24, subscribed to in that order.
+///   - s22: Input 22 of 24, subscribed to in that order.
+///   - s23: Input 23 of 24, subscribed to in that order.
+///   - s24: Input 24 of 24, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T24)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>, _ s20: Signal<T20, E>, _ s21: Signal<T21, E>, _ s22: Signal<T22, E>, _ s23: Signal<T23, E>, _ s24: Signal<T24, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24), E> {
@@ -450,7 +725,31 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s25` are the others, subscribed to in that order.
+///   - s1: Input 1 of 25, subscribed to in that order.
+///   - s2: Input 2 of 25, subscribed to in that order.
+///   - s3: Input 3 of 25, subscribed to in that order.
+///   - s4: Input 4 of 25, subscribed to in that order.
+///   - s5: Input 5 of 25, subscribed to in that order.
+///   - s6: Input 6 of 25, subscribed to in that order.
+///   - s7: Input 7 of 25, subscribed to in that order.
+///   - s8: Input 8 of 25, subscribed to in that order.
+///   - s9: Input 9 of 25, subscribed to in that order.
+///   - s10: Input 10 of 25, subscribed to in that order.
+///   - s11: Input 11 of 25, subscribed to in that order.
+///   - s12: Input 12 of 25, subscribed to in that order.
+///   - s13: Input 13 of 25, subscribed to in that order.
+///   - s14: Input 14 of 25, subscribed to in that order.
+///   - s15: Input 15 of 25, subscribed to in that order.
+///   - s16: Input 16 of 25, subscribed to in that order.
+///   - s17: Input 17 of 25, subscribed to in that order.
+///   - s18: Input 18 of 25, subscribed to in that order.
+///   - s19: Input 19 of 25, subscribed to in that order.
+///   - s20: Input 20 of 25, subscribed to in that order.
+///   - s21: Input 21 of 25, subscribed to in that order.
+///   - s22: Input 22 of 25, subscribed to in that order.
+///   - s23: Input 23 of 25, subscribed to in that order.
+///   - s24: Input 24 of 25, subscribed to in that order.
+///   - s25: Input 25 of 25, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T25)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24, T25, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>, _ s20: Signal<T20, E>, _ s21: Signal<T21, E>, _ s22: Signal<T22, E>, _ s23: Signal<T23, E>, _ s24: Signal<T24, E>, _ s25: Signal<T25, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24, T25), E> {
@@ -467,7 +766,32 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
 ///     and the result is sent on that queue (inline when an input already sends on it).
-///   - s1: The first input; `s2` to `s26` are the others, subscribed to in that order.
+///   - s1: Input 1 of 26, subscribed to in that order.
+///   - s2: Input 2 of 26, subscribed to in that order.
+///   - s3: Input 3 of 26, subscribed to in that order.
+///   - s4: Input 4 of 26, subscribed to in that order.
+///   - s5: Input 5 of 26, subscribed to in that order.
+///   - s6: Input 6 of 26, subscribed to in that order.
+///   - s7: Input 7 of 26, subscribed to in that order.
+///   - s8: Input 8 of 26, subscribed to in that order.
+///   - s9: Input 9 of 26, subscribed to in that order.
+///   - s10: Input 10 of 26, subscribed to in that order.
+///   - s11: Input 11 of 26, subscribed to in that order.
+///   - s12: Input 12 of 26, subscribed to in that order.
+///   - s13: Input 13 of 26, subscribed to in that order.
+///   - s14: Input 14 of 26, subscribed to in that order.
+///   - s15: Input 15 of 26, subscribed to in that order.
+///   - s16: Input 16 of 26, subscribed to in that order.
+///   - s17: Input 17 of 26, subscribed to in that order.
+///   - s18: Input 18 of 26, subscribed to in that order.
+///   - s19: Input 19 of 26, subscribed to in that order.
+///   - s20: Input 20 of 26, subscribed to in that order.
+///   - s21: Input 21 of 26, subscribed to in that order.
+///   - s22: Input 22 of 26, subscribed to in that order.
+///   - s23: Input 23 of 26, subscribed to in that order.
+///   - s24: Input 24 of 26, subscribed to in that order.
+///   - s25: Input 25 of 26, subscribed to in that order.
+///   - s26: Input 26 of 26, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T26)` tuples of the latest values.
 @inlinable
 public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24, T25, T26, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>, _ s20: Signal<T20, E>, _ s21: Signal<T21, E>, _ s22: Signal<T22, E>, _ s23: Signal<T23, E>, _ s24: Signal<T24, E>, _ s25: Signal<T25, E>, _ s26: Signal<T26, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24, T25, T26), E> {

@@ -202,9 +202,6 @@ public final class Subscriber<T, E>: CustomStringConvertible {
     /// subscriber (see ``Run``).
     @usableFromInline final class Subscription: Disposable {
         @usableFromInline let state: Locked<Run>
-    /// The pair that serialises delivery, made at the first `put…`. Only touched under `state`'s
-    /// lock.
-    @usableFromInline nonisolated(unsafe) var transmitter: Receiver<Event>.Transmitter?
 
         @inlinable init(_ subscriber: Subscriber) { state = subscriber.state }
 
