@@ -665,6 +665,94 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
         loop.start(completed: { completed = true })
         #expect(initial.surfaceT == nil && looped.surfaceT == 1 && completed)
     }
+
+    // MARK: - Rows as function values
+
+    // Each declaration taken as a function value of its exact SwiftSignalKit type: a closure
+    // parameter that became `@Sendable`, lost `@escaping`, or a return type that changed fails here.
+    @Test func functionTypes() {
+        typealias S = Signal<Int, Void>
+        let queue = Queue(name: "surface.types")
+        let local = QueueLocalObject(queue: queue, generate: { SurfaceObject(id: 0) })
+        let _: (Double, Bool, @escaping () -> Void, Queue) -> Timer = Timer.init(timeout:repeat:completion:queue:)  // 23.2
+        let _: (Double, Bool, @escaping (Timer) -> Void, Queue) -> Timer = Timer.init(timeout:repeat:completion:queue:)  // 23.3
+        let _: (@escaping (ThreadPoolTaskState) -> ()) -> ThreadPoolTask = ThreadPoolTask.init  // 22.4
+        let _: (ThreadPoolQueue, ThreadPoolQueue) -> Bool = (==)  // 22.9
+        let _: (Queue, @escaping () -> SurfaceObject) -> QueueLocalObject<SurfaceObject> = QueueLocalObject.init(queue:generate:)  // 9.3
+        let _: (@escaping (SurfaceObject) -> Void) -> Void = local.with  // 9.5
+        let _: (@escaping (SurfaceObject) -> Int) -> Int = local.syncWith  // 9.6
+        let _: (@escaping (SurfaceObject, Subscriber<Int, Void>) -> any Disposable) -> S = local.signalWith  // 9.7
+        let _: (DispatchQoS, @escaping () -> Void) -> Void = queue.justDispatchWithQoS(qos:_:)  // 8.12
+        let _: (@escaping () -> Void) -> Void = queue.justDispatch  // 8.11
+        let _: (@escaping () -> Void) -> ActionDisposable = ActionDisposable.init(action:)  // 3.9
+        let _: (any Disposable, String, Int) -> StrictDisposable = StrictDisposable.init(_:file:line:)  // 3.4
+        let _: (String, Signal<Int, NoError>) -> Signal<Int, NoError> = Multicast<Int>().get(key:signal:)  // 5.3
+        let _: (Signal<Int, NoError>?) -> Promise<Int> = Promise.init(initializeOnFirstAccess:)  // 7.3
+        let _: (Int, Bool) -> ValuePromise<Int> = ValuePromise.init(_:ignoreRepeated:)  // 7.10
+        let _: (Bool) -> ValuePromise<Int> = ValuePromise.init(ignoreRepeated:)  // 7.11
+        let _: () -> Signal<Int, NoError> = ValuePipe<Int>().signal  // 24.3
+        let _: (((Int) -> Void)?, ((()) -> Void)?, (() -> Void)?) -> Subscriber<Int, Void> = Subscriber.init(next:error:completed:)  // 21.2
+        let _: (AnyObject) -> Void = Subscriber<Int, Void>().keepAlive  // 21.7
+        let _: (Int) -> Int = identity(a:)  // 10.3
+        let _: (@escaping (()) -> Signal<Int, String>) -> (S) -> Signal<Int, String> = `catch`  // 11.1
+        let _: (S) -> S = restart  // 11.2
+        let _: (Int?) -> (S) -> S = recurse  // 11.3
+        let _: (Double, Double, Queue) -> (S) -> Signal<Int, NoError> = retry(_:maxDelay:onQueue:)  // 11.4
+        let _: (@escaping (()) -> Bool, Double, Double, Int?, Queue) -> (S) -> S = retry(retryOnError:delayIncrement:maxDelay:maxRetries:onQueue:)  // 11.5
+        let _: (S) -> Signal<Int, NoError> = restartIfError  // 11.6
+        let _: (@escaping (()) -> RestartOrMapErrorCondition<String>) -> (S) -> Signal<Int, String> = restartOrMapError(condition:)  // 11.10
+        let _: (Queue?, S, Signal<String, Void>) -> Signal<(Int, String), Void> = combineLatest(queue:_:_:)  // 12.1
+        let _: (Queue?, S, Int, Signal<String, Void>, String) -> Signal<(Int, String), Void> = combineLatest(queue:_:_:_:_:)  // 12.2
+        let _: (Queue?, [S]) -> Signal<[Int], Void> = combineLatest(queue:_:)  // 12.27
+        let _: (Queue) -> (S) -> S = deliverOn  // 13.1
+        let _: (S) -> S = deliverOnMainQueue  // 13.2
+        let _: (ThreadPool) -> (S) -> S = deliverOn  // 13.3
+        let _: (Queue) -> (S) -> S = runOn  // 13.4
+        let _: (ThreadPool) -> (S) -> S = runOn  // 13.5
+        let _: (@escaping (Int) -> String) -> (S) -> Signal<String, Void> = map  // 14.1
+        let _: (@escaping (Int) -> Bool) -> (S) -> S = filter  // 14.2
+        let _: (@escaping (Int) -> String) -> (Signal<Int?, Void>) -> Signal<String?, Void> = flatMap  // 14.3
+        let _: (@escaping (()) -> String) -> (S) -> Signal<Int, String> = mapError  // 14.4
+        let _: (String.Type) -> (Signal<Int, NoError>) -> Signal<Int, String> = castError  // 14.5
+        let _: (S) -> S = distinctUntilChanged  // 14.6
+        let _: (@escaping (Int, Int) -> Bool) -> (S) -> S = distinctUntilChanged(isEqual:)  // 14.7
+        let _: (S) -> Signal<SignalEvent<Int, Void>, NoError> = dematerialize(signal:)  // 15.5
+        let _: (Signal<SignalEvent<Int, Void>, NoError>) -> S = materialize(signal:)  // 15.6
+        let _: (Signal<S, Void>) -> S = switchToLatest  // 16.1
+        let _: (Signal<S, Void>) -> S = ReceiverSignalKit.queue  // 16.2
+        let _: (Signal<S, Void>) -> S = throttled  // 16.3
+        let _: (@escaping (Int) -> Signal<String, Void>) -> (S) -> Signal<String, Void> = mapToSignal  // 16.4
+        let _: (S) -> Signal<Never, Void> = ignoreValues  // 16.5
+        let _: (@escaping (Int) -> Signal<String, Void>) -> (Signal<Int, NoError>) -> Signal<String, Void> = mapToSignalPromotingError  // 16.6
+        let _: (@escaping (Int) -> Signal<String, Void>) -> (S) -> Signal<String, Void> = mapToQueue  // 16.7
+        let _: (@escaping (Int) -> Signal<String, Void>) -> (S) -> Signal<String, Void> = mapToThrottled  // 16.8
+        let _: (S) -> (S) -> S = then  // 16.9
+        let _: (@escaping () -> S) -> S = deferred  // 16.10
+        let _: (String) -> (S) -> S = debug_measureTimeToFirstEvent(label:)  // 16.11
+        let _: (Int, @escaping (Int, Int) -> Int) -> (S) -> S = reduceLeft(value:f:)  // 17.1
+        let _: (Int, @escaping (Int, Int, (Int) -> Void) -> Int) -> (S) -> S = reduceLeft(value:f:)  // 17.2
+        let _: (Int, @escaping (Int, Int) -> Signal<(Int, Passthrough<Int>), Void>) -> (S) -> S = reduceLeft(_:generator:)  // 17.6
+        let _: (Int, Void.Type) -> S = single  // 18.1
+        let _: (Int.Type, ()) -> S = fail  // 18.2
+        let _: (Int.Type, Void.Type) -> S = complete  // 18.3
+        let _: (Int.Type, Void.Type) -> S = never  // 18.4
+        let _: (Int) -> (S) -> S = take  // 19.1
+        let _: (S) -> S = takeLast  // 19.2
+        let _: (Bool, Bool) -> SignalTakeAction = SignalTakeAction.init(passthrough:complete:)  // 19.6
+        let _: (@escaping (Int) -> SignalTakeAction) -> (S) -> S = take(until:)  // 19.7
+        let _: (S) -> Signal<Int?, Void> = last(signal:)  // 19.8
+        let _: (Double, Queue) -> (S) -> S = delay(_:queue:)  // 20.1
+        let _: (Double, Double, Queue) -> (S) -> S = suspendAwareDelay(_:granularity:queue:)  // 20.2
+        let _: (Double, Queue, S) -> (S) -> S = timeout(_:queue:alternate:)  // 20.3
+        let _: (@escaping (Int) -> String) -> (S) -> S = beforeNext  // 25.1
+        let _: (@escaping (Int) -> String) -> (S) -> S = afterNext  // 25.2
+        let _: (@escaping () -> Void) -> (S) -> S = beforeStarted  // 25.3
+        let _: (@escaping () -> Void) -> (S) -> S = beforeCompleted  // 25.4
+        let _: (@escaping () -> Void) -> (S) -> S = afterCompleted  // 25.5
+        let _: (@escaping () -> String) -> (S) -> S = afterDisposed  // 25.6
+        let _: (S, @escaping () -> String, @escaping (Int, String) -> Void, @escaping ((), String) -> Void, @escaping (String) -> Void, @escaping (String) -> Void) -> S = withState  // 25.7
+        let _: (@escaping (SignalFeedbackLoopState<Int>) -> S?, @escaping (Int, Int) -> Int) -> Signal<String, Void> = feedbackLoop(once:reduce:)  // 26.4
+    }
 }
 
 // MARK: - Client shapes (SIGNALKIT.md "Why `Signal<T, E: Error>` breaks client code")
