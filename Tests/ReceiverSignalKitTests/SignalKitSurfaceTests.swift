@@ -898,6 +898,29 @@ fileprivate final class SurfaceForwarding: Disposable {
         #expect(result.get() == 1 && none == nil && values == [2])
     }
 
+    @Test func chainsWithoutTypeAnnotations() {
+        // Telegram style: no annotations, tuples destructured by two-parameter closures.
+        let name = Signal<String, NoError>.single("a")
+        let count = Signal<Int, NoError>.single(2)
+        var log: [String] = []
+        let chain = combineLatest(name, count)
+            |> map { name, count -> String in "\(name)\(count)" }
+            |> filter { !$0.isEmpty }
+            |> distinctUntilChanged
+            |> mapToSignal { text -> Signal<String, NoError> in .single(text + "!") }
+            |> take(1)
+            |> afterDisposed { log.append("disposed") }
+        let disposable = chain.start(next: { log.append($0) }, completed: { log.append("completed") })
+        disposable.dispose()
+        let errors = Signal<Int, NoError>.single(1)
+            |> castError(String.self)
+            |> mapToSignal { value -> Signal<Int, String> in value > 0 ? .fail("positive") : .single(value) }
+            |> `catch` { error -> Signal<Int, NoError> in .single(error.count) }
+            |> then(.single(0))
+        errors.start(next: { log.append("\($0)") })
+        #expect(log == ["a2!", "completed", "disposed", "8", "0"])
+    }
+
     @MainActor @Test func mainActorViewModel() {
         let model = SurfaceViewModel()
         model.load(.single(5))
