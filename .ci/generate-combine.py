@@ -12,6 +12,7 @@ Edit this script, never the generated file.
 import argparse
 import difflib
 import pathlib
+import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -184,7 +185,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="fail if the committed file is out of date")
     arguments = parser.parse_args()
-    text = generate()
+    # Through the project's formatter, so that the file CI lints is exactly what this writes.
+    text = subprocess.run(
+        ["swift", "format", "--configuration", str(ROOT / ".swift-format"), "--assume-filename", str(OUTPUT)],
+        input=generate(), capture_output=True, text=True, check=True).stdout
     if not arguments.check:
         OUTPUT.write_text(text)
         return 0

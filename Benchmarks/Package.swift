@@ -32,7 +32,7 @@ let package = Package(
             ],
             path: "Benchmarks/ReceiverBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        )
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

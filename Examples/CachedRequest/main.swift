@@ -108,10 +108,11 @@ final class FakeNetwork: Sendable {
         // The cached value at once, then the request. The promise keeps the start of this signal
         // and disposes it when it is set again or released.
         let request = network.fetch(response, milliseconds: milliseconds)
-        profile.set(Signal { subscriber in
-            subscriber.putNext(cached)
-            return request.start(next: { subscriber.putNext($0) }, completed: { subscriber.putCompletion() })
-        })
+        profile.set(
+            Signal { subscriber in
+                subscriber.putNext(cached)
+                return request.start(next: { subscriber.putNext($0) }, completed: { subscriber.putCompletion() })
+            })
     }
 
     /// Runs when the screen goes away. The bag (the rendering) and the promise (and with it the
@@ -146,7 +147,8 @@ print("request outcomes: \(outcomes.map(\.rawValue).joined(separator: ", "))")
 
 print("\n== A response equal to the cache: nothing to re-render ==")
 screen = ProfileViewModel(
-    title: "screen 3", cached: ada, network: network, response: Profile(name: "Ada Lovelace", followers: 10, isFresh: true),
+    title: "screen 3", cached: ada, network: network,
+    response: Profile(name: "Ada Lovelace", followers: 10, isFresh: true),
     milliseconds: 100)
 outcomes = await network.waitForRequests()
 print("close screen 3")

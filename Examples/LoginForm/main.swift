@@ -93,7 +93,8 @@ struct Validation: Equatable {
     private let bag = DisposeBag()
 
     init() {
-        let validation = combineLatest(username.get(), password.get())
+        let validation =
+            combineLatest(username.get(), password.get())
             |> map { Validation.check(username: $0, password: $1) }
             |> distinctUntilChanged
 
@@ -163,7 +164,9 @@ do {
     screen.typeUsername("alice")
     screen.typePassword("secret1")
     let flips = screen.model.buttonChanges - 1
-    print("9 keystrokes; the button handler ran \(screen.model.buttonChanges) times: once at start, then on \(flips) flips")
+    print(
+        "9 keystrokes; the button handler ran \(screen.model.buttonChanges) times: once at start, then on \(flips) flips"
+    )
 }  // the screen and its view model go away here
 
 // MARK: - Input from stdin

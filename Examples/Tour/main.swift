@@ -71,10 +71,11 @@ let script: [Step] = [.broadcast([1, 2, 3]), .listen("A"), .broadcast([4]), .lis
 play("hot", .hot, script)
 play("warm(upTo: 2)", .warm(upTo: 2), script)
 play("cold", .cold, script)
-print("""
-hot keeps nothing; warm(upTo: 2) keeps the last 2 waves (a ring buffer); cold keeps every wave.
-Replay goes only to the new listener: A never sees a wave twice when B joins.
-""")
+print(
+    """
+    hot keeps nothing; warm(upTo: 2) keeps the last 2 waves (a ring buffer); cold keeps every wave.
+    Replay goes only to the new listener: A never sees a wave twice when B joins.
+    """)
 
 print("\nThe examples from the contract:")
 play("cold", .cold, [.broadcast([1, 2, 3]), .listen("A"), .broadcast([4])])
@@ -103,9 +104,11 @@ show("filter { $0.isMultiple(of: 2) }", input.filter { $0.isMultiple(of: 2) })
 show("skipRepeats()", input.skipRepeats())
 show("skip(count: 2)", input.skip(count: 2))
 show("take(count: 3)", input.take(count: 3))
-show("withPrevious()", input.withPrevious().map { previous, current in
-    "(\(previous.map(String.init) ?? "nil"), \(current))"
-})
+show(
+    "withPrevious()",
+    input.withPrevious().map { previous, current in
+        "(\(previous.map(String.init) ?? "nil"), \(current))"
+    })
 let (maybe, optionals) = Receiver<Int?>.make(with: .cold)
 [1, nil, 2, nil, 3].forEach(maybe.broadcast)
 show("optionals", optionals.map { $0.map(String.init) ?? "nil" })
@@ -175,7 +178,9 @@ do {
         if wave == 4 { break }  // leaving the loop disposes the listener
     }
     print("(the loop broadcasts 3 and 4 itself, then breaks)")
-    print("warm(upTo: 1): broadcast 1, 2; for await".padding(to: column) + "loop got: \(got.map(String.init).joined(separator: " "))")
+    print(
+        "warm(upTo: 1): broadcast 1, 2; for await".padding(to: column)
+            + "loop got: \(got.map(String.init).joined(separator: " "))")
 }
 
 // MARK: - 6. Promise and ValuePromise

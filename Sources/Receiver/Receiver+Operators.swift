@@ -69,7 +69,10 @@ extension Receiver {
         return Receiver { handler in
             var remaining = count
             return self.listen { wave in
-                guard remaining == 0 else { return remaining -= 1 }
+                guard remaining == 0 else {
+                    remaining -= 1
+                    return
+                }
                 handler(wave)
             }
         }

@@ -174,11 +174,12 @@ public final class Receiver<Wave> {
     /// - Returns: The write-only transmitter and the read-only receiver of one pair.
     /// - Precondition: A `.warm(upTo:)` count is 0 or more.
     @inlinable public static func make(with strategy: Strategy = .hot) -> (Transmitter, Receiver) {
-        let limit = switch strategy {
-        case .hot: 0
-        case .warm(let count): count
-        case .cold: Int.max
-        }
+        let limit =
+            switch strategy {
+            case .hot: 0
+            case .warm(let count): count
+            case .cold: Int.max
+            }
         precondition(limit >= 0, "Receiver.Strategy.warm(upTo:) needs a count of 0 or more, got \(limit)")
         let transmitter = Transmitter(limit: limit)
         return (transmitter, Receiver(transmitter: transmitter))
@@ -272,7 +273,8 @@ extension Receiver {
     @usableFromInline struct State {
         @usableFromInline let limit: Int  // how many waves to keep: 0 for hot, Int.max for cold
         @usableFromInline var kept: [Wave] = [], oldest = 0  // once `kept` is full it is a ring starting at `oldest`
-        @usableFromInline var listeners: [Listener] = [], swept = true  // in the order they joined; disposed ones until swept
+        // in the order they joined; disposed ones until swept
+        @usableFromInline var listeners: [Listener] = [], swept = true
         @usableFromInline var waveCount: UInt64 = 0  // waves broadcast: the next one's sequence number
         @usableFromInline var current: Wave?, sequence: UInt64 = 0, cursor = 0  // the wave being delivered
         // Waves broadcast during a delivery, not yet delivered, from `head` on. A wave leaves the
@@ -313,7 +315,9 @@ extension Receiver {
                     continue
                 }
                 guard listener.since <= sequence else { continue }
-                guard listener.held != nil else { return Step(call: Call(handler: handler, wave: wave), continues: true) }
+                guard listener.held != nil else {
+                    return Step(call: Call(handler: handler, wave: wave), continues: true)
+                }
                 listener.held?.append(wave)
             }
             let finished = current.take()

@@ -1,7 +1,8 @@
-import class Foundation.Thread
 import Dispatch
 import ReceiverSignalKit
 import Testing
+
+import class Foundation.Thread
 
 @Suite struct ActionDisposableTests {
     @Test func runsTheActionOnceOnTheFirstDispose() {
@@ -43,7 +44,8 @@ import Testing
         await #expect(processExitsWith: .success) {
             startWatchdog()
             let slot = Atomic<ActionDisposable?>(value: nil)
-            let disposable = ActionDisposable { [captured = Reentering { slot.with { $0 }?.dispose() }] in _ = captured }
+            let disposable = ActionDisposable { [captured = Reentering { slot.with { $0 }?.dispose() }] in _ = captured
+            }
             slot.swap(disposable)
             disposable.dispose()  // releasing the action runs `captured`'s deinit, which disposes again
         }

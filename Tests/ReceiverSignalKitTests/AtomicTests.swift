@@ -1,7 +1,8 @@
-import class Foundation.Thread
 import Dispatch
 import ReceiverSignalKit
 import Testing
+
+import class Foundation.Thread
 
 @Suite struct AtomicTests {
     @Test func withModifyAndSwap() {
@@ -36,7 +37,9 @@ import Testing
 
     @Test func tryWithThrowsIsLockedWhileAnotherThreadHoldsTheLock() throws {
         let atomic = Atomic(value: 0)
-        let (entered, release, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let (entered, release, done) = (
+            DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)
+        )
         Thread.detachNewThread {
             atomic.with { _ in
                 entered.signal()

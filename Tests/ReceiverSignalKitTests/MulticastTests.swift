@@ -66,7 +66,8 @@ import Testing
     @Test func upstreamCompletionForgetsTheKeyWithoutCompletingSubscribers() {
         let (multicast, upstream) = (Multicast<Int>(), Upstream())
         var events: [String] = []
-        let old = multicast.get(key: "k", signal: upstream.signal).start(next: { events.append("old \($0)") }, completed: { events.append("old completed") })
+        let old = multicast.get(key: "k", signal: upstream.signal).start(
+            next: { events.append("old \($0)") }, completed: { events.append("old completed") })
         upstream.input.putCompletion()
         let fresh = Upstream()
         let new = multicast.get(key: "k", signal: fresh.signal).start(next: { events.append("new \($0)") })

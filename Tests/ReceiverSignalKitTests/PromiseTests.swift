@@ -1,7 +1,8 @@
-import class Foundation.Thread
 import Dispatch
 import ReceiverSignalKit
 import Testing
+
+import class Foundation.Thread
 
 @Suite struct PromiseTests {
     @Test func readBeforeAndAfterSet() {
@@ -65,12 +66,13 @@ import Testing
 
     @Test func completionKeepsTheLastValue() {
         let promise = Promise<Int>()
-        promise.set(Signal { subscriber in
-            subscriber.putNext(1)
-            subscriber.putNext(2)
-            subscriber.putCompletion()
-            return EmptyDisposable
-        })
+        promise.set(
+            Signal { subscriber in
+                subscriber.putNext(1)
+                subscriber.putNext(2)
+                subscriber.putCompletion()
+                return EmptyDisposable
+            })
         #expect(current(promise.get()) == 2)
     }
 
@@ -82,11 +84,12 @@ import Testing
             events.append("next \(value)")
             if value == 1 { promise.set(.single(10)) }
         })
-        promise.set(Signal { subscriber in
-            subscriber.putNext(1)
-            subscriber.putNext(2)
-            return EmptyDisposable
-        })
+        promise.set(
+            Signal { subscriber in
+                subscriber.putNext(1)
+                subscriber.putNext(2)
+                return EmptyDisposable
+            })
         promise.get().start(next: { events.append("late \($0)") })
         #expect(events == ["next 1", "next 10", "next 2", "late 2"])
     }
@@ -154,13 +157,14 @@ import Testing
         do {
             let promise = Promise<Int>()
             watcher = promise
-            promise.set(Signal { subscriber in
-                let forwarding = output.start(next: subscriber.putNext)
-                return ActionDisposable {
-                    forwarding.dispose()
-                    source.dispose()
-                }
-            })
+            promise.set(
+                Signal { subscriber in
+                    let forwarding = output.start(next: subscriber.putNext)
+                    return ActionDisposable {
+                        forwarding.dispose()
+                        source.dispose()
+                    }
+                })
         }
         #expect(watcher == nil)
         #expect(source.count == 1)
@@ -181,11 +185,12 @@ import Testing
 
     @Test func initializeOnFirstAccessSetsTheSignalAtTheFirstStartOnly() {
         var starts = 0
-        let promise = Promise(initializeOnFirstAccess: Signal<Int, NoError> { subscriber in
-            starts += 1
-            subscriber.putNext(starts * 10)
-            return EmptyDisposable
-        })
+        let promise = Promise(
+            initializeOnFirstAccess: Signal<Int, NoError> { subscriber in
+                starts += 1
+                subscriber.putNext(starts * 10)
+                return EmptyDisposable
+            })
         #expect(starts == 0)
         var first: [Int] = []
         promise.get().start(next: { first.append($0) })
@@ -200,10 +205,11 @@ import Testing
     @Test func initializeOnFirstAccessReplacesAnEarlierSet() {
         let promise = Promise(initializeOnFirstAccess: .single(2))
         let earlier = CountingDisposable()
-        promise.set(Signal { subscriber in
-            subscriber.putNext(1)
-            return earlier
-        })
+        promise.set(
+            Signal { subscriber in
+                subscriber.putNext(1)
+                return earlier
+            })
         var received: [Int] = []
         promise.get().start(next: { received.append($0) })  // gets 1, the current value, first
         #expect(received == [1, 2])
@@ -246,10 +252,11 @@ import Testing
                 let promise = Promise<Int>()
                 let subscription = promise.get().start(next: everything.record)
                 DispatchQueue.concurrentPerform(iterations: sources.count) { index in
-                    promise.set(Signal { subscriber in
-                        subscriber.putNext(index)
-                        return sources[index]
-                    })
+                    promise.set(
+                        Signal { subscriber in
+                            subscriber.putNext(index)
+                            return sources[index]
+                        })
                 }
                 #expect(sources.map(\.count).sorted() == [0] + Array(repeating: 1, count: sources.count - 1))
                 #expect(current(promise.get()) != nil)

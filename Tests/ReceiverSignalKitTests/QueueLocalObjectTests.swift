@@ -98,10 +98,12 @@ import Testing
         }
         let events = History<String>()
         let done = DispatchSemaphore(value: 0)
-        signal.start(next: events.record, completed: {
-            events.record("completed")
-            done.signal()
-        })
+        signal.start(
+            next: events.record,
+            completed: {
+                events.record("completed")
+                done.signal()
+            })
         #expect(done.wait(timeout: .now() + 10) == .success)
         #expect(events.recorded == ["8 true", "completed"])
     }

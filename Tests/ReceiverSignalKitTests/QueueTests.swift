@@ -61,7 +61,7 @@ import Testing
         let events = History<String>()
         dispatchQueue.sync {
             events.record("current \(queue.isCurrent())")
-            queue.async { events.record("async") }   // not current, so dispatched: runs after
+            queue.async { events.record("async") }  // not current, so dispatched: runs after
             events.record("end of block")
         }
         dispatchQueue.sync {}

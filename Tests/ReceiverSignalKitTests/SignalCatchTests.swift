@@ -11,7 +11,10 @@ private final class Source: Sendable {
     private let subscribers = History<Subscriber<Int, TestError>>()
     private let onStart: @Sendable (Subscriber<Int, TestError>, Int) -> Void
 
-    init(_ name: String, _ log: History<String>, onStart: @escaping @Sendable (Subscriber<Int, TestError>, Int) -> Void = { _, _ in }) {
+    init(
+        _ name: String, _ log: History<String>,
+        onStart: @escaping @Sendable (Subscriber<Int, TestError>, Int) -> Void = { _, _ in }
+    ) {
         (self.name, self.log, self.onStart) = (name, log, onStart)
     }
 
@@ -34,7 +37,9 @@ private final class Source: Sendable {
 /// Starts `signal`, logging "next v", "error e" and "completed".
 @discardableResult
 private func record<E>(_ signal: Signal<Int, E>, _ log: History<String>) -> any Disposable {
-    signal.start(next: { log.record("next \($0)") }, error: { log.record("error \($0)") }, completed: { log.record("completed") })
+    signal.start(
+        next: { log.record("next \($0)") }, error: { log.record("error \($0)") }, completed: { log.record("completed") }
+    )
 }
 
 /// A signal that, at its n-th start (from 1), sends n and then completes — or fails, from
@@ -44,7 +49,11 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
     let signal = Signal<Int, TestError> { subscriber in
         let start = starts.modify { $0 + 1 }
         subscriber.putNext(start)
-        if start <= last { subscriber.putCompletion() } else if let failingFrom, start >= failingFrom { subscriber.putError(TestError(code: start)) }
+        if start <= last {
+            subscriber.putCompletion()
+        } else if let failingFrom, start >= failingFrom {
+            subscriber.putError(TestError(code: start))
+        }
         return EmptyDisposable
     }
     return (signal, starts)
@@ -56,18 +65,22 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
     @Test func catchStartsTheAlternativeBeforeDisposingTheFailedStart() {
         let log = History<String>()
         let (source, alternative) = (Source("s", log), Source("alt", log))
-        record(source.signal |> `catch` { (error: TestError) -> Signal<Int, String> in
-            log.record("f \(error.code)")
-            return alternative.signal |> mapErrorToString
-        }, log)
+        record(
+            source.signal
+                |> `catch` { (error: TestError) -> Signal<Int, String> in
+                    log.record("f \(error.code)")
+                    return alternative.signal |> mapErrorToString
+                }, log)
         source.emit(1)
         source.fail(3)
         source.emit(2)
         alternative.emit(9)
         alternative.fail(4)
-        #expect(log.recorded == [
-            "s.subscribe#1", "next 1", "f 3", "alt.subscribe#1", "s.dispose#1", "next 9", "error alt 4", "alt.dispose#1",
-        ])
+        #expect(
+            log.recorded == [
+                "s.subscribe#1", "next 1", "f 3", "alt.subscribe#1", "s.dispose#1", "next 9", "error alt 4",
+                "alt.dispose#1",
+            ])
     }
 
     @Test func catchPassesOnCompletionAndDisposesBoth() {
@@ -99,9 +112,11 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
         source.complete()
         disposable.dispose()
         source.complete()
-        #expect(log.recorded == [
-            "s.subscribe#1", "next 1", "s.subscribe#2", "s.dispose#1", "next 2", "s.subscribe#3", "s.dispose#2", "s.dispose#3",
-        ])
+        #expect(
+            log.recorded == [
+                "s.subscribe#1", "next 1", "s.subscribe#2", "s.dispose#1", "next 2", "s.subscribe#3", "s.dispose#2",
+                "s.dispose#3",
+            ])
     }
 
     @Test func restartPassesOnAnErrorAndStops() {
@@ -110,7 +125,10 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
         record(restart(source.signal), log)
         source.complete()
         source.fail(2)
-        #expect(log.recorded == ["s.subscribe#1", "s.subscribe#2", "s.dispose#1", "error TestError(code: 2)", "s.dispose#2"])
+        #expect(
+            log.recorded == [
+                "s.subscribe#1", "s.subscribe#2", "s.dispose#1", "error TestError(code: 2)", "s.dispose#2",
+            ])
         #expect(source.starts == 2)
     }
 
@@ -129,9 +147,11 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
     /// which disposes the inner (still running) one. Here the running start stays.
     @Test func restartKeepsAStartMadeWhileTheFirstWasStarting() {
         let log = History<String>()
-        let source = Source("s", log, onStart: { subscriber, start in
-            if start == 1 { subscriber.putCompletion() }
-        })
+        let source = Source(
+            "s", log,
+            onStart: { subscriber, start in
+                if start == 1 { subscriber.putCompletion() }
+            })
         record(restart(source.signal), log)
         source.emit(7)
         #expect(log.recorded == ["s.subscribe#1", "s.dispose#1", "s.subscribe#2", "next 7"])
@@ -144,7 +164,10 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
         source.emit(1)
         source.complete()
         source.fail(3)
-        #expect(log.recorded == ["s.subscribe#1", "next 1", "s.subscribe#2", "s.dispose#1", "error TestError(code: 3)", "s.dispose#2"])
+        #expect(
+            log.recorded == [
+                "s.subscribe#1", "next 1", "s.subscribe#2", "s.dispose#1", "error TestError(code: 3)", "s.dispose#2",
+            ])
 
         let (signal, starts) = synchronous(completingUntil: 10_000, failingFrom: 10_001)
         (signal |> recurse(nil)).start()
@@ -202,8 +225,15 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
             subscriber.putError(TestError(code: starts.modify { $0 + 1 }))
             return EmptyDisposable
         }
-        let retried = signal |> retry(retryOnError: { _ in true }, delayIncrement: 0.001, maxDelay: 0.001, maxRetries: maxRetries, onQueue: queue)
-        retried.start(error: { errors.record($0.code); done.signal() })
+        let retried =
+            signal
+            |> retry(
+                retryOnError: { _ in true }, delayIncrement: 0.001, maxDelay: 0.001, maxRetries: maxRetries,
+                onQueue: queue)
+        retried.start(error: {
+            errors.record($0.code)
+            done.signal()
+        })
         #expect(done.wait(timeout: .now() + 30) == .success)
         #expect(errors.recorded == [attempts])
         #expect(starts.with { $0 } == attempts)
@@ -220,8 +250,16 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
             if start < 5 { subscriber.putError(TestError(code: 1)) } else { subscriber.putError(TestError(code: 2)) }
             return EmptyDisposable
         }
-        let retried = signal |> retry(retryOnError: { $0.code == 1 }, delayIncrement: 0.001, maxDelay: 0.002, maxRetries: nil, onQueue: queue)
-        retried.start(next: { events.record("next \($0)") }, error: { events.record("error \($0.code)"); done.signal() })
+        let retried =
+            signal
+            |> retry(
+                retryOnError: { $0.code == 1 }, delayIncrement: 0.001, maxDelay: 0.002, maxRetries: nil, onQueue: queue)
+        retried.start(
+            next: { events.record("next \($0)") },
+            error: {
+                events.record("error \($0.code)")
+                done.signal()
+            })
         #expect(done.wait(timeout: .now() + 30) == .success)
         #expect(events.recorded == ["next 1", "next 2", "next 3", "next 4", "next 5", "error 2"])
     }
@@ -236,7 +274,8 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
         source.fail(1)
         source.emit(2)
         source.complete()
-        #expect(log.recorded == ["s.subscribe#1", "s.subscribe#2", "s.dispose#1", "next 2", "completed", "s.dispose#2"])
+        #expect(
+            log.recorded == ["s.subscribe#1", "s.subscribe#2", "s.dispose#1", "next 2", "completed", "s.dispose#2"])
     }
 
     @Test func restartIfErrorLoopsOverSynchronousErrors() {
@@ -255,24 +294,29 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
     @Test func restartOrMapErrorRestartsOrFailsAsTheConditionSays() {
         let log = History<String>()
         let source = Source("s", log)
-        let mapped: Signal<Int, String> = source.signal |> restartOrMapError { (error: TestError) -> RestartOrMapErrorCondition<String> in
-            log.record("condition \(error.code)")
-            return error.code == 1 ? .restart : .error("mapped \(error.code)")
-        }
+        let mapped: Signal<Int, String> =
+            source.signal
+            |> restartOrMapError { (error: TestError) -> RestartOrMapErrorCondition<String> in
+                log.record("condition \(error.code)")
+                return error.code == 1 ? .restart : .error("mapped \(error.code)")
+            }
         record(mapped, log)
         source.emit(1)
         source.fail(1)
         source.emit(2)
         source.fail(2)
-        #expect(log.recorded == [
-            "s.subscribe#1", "next 1", "condition 1", "s.subscribe#2", "s.dispose#1", "next 2", "condition 2", "error mapped 2", "s.dispose#2",
-        ])
+        #expect(
+            log.recorded == [
+                "s.subscribe#1", "next 1", "condition 1", "s.subscribe#2", "s.dispose#1", "next 2", "condition 2",
+                "error mapped 2", "s.dispose#2",
+            ])
     }
 
     @Test func restartOrMapErrorPassesOnCompletion() {
         let log = History<String>()
         let source = Source("s", log)
-        record(source.signal |> restartOrMapError { (_: TestError) -> RestartOrMapErrorCondition<Int> in .restart }, log)
+        record(
+            source.signal |> restartOrMapError { (_: TestError) -> RestartOrMapErrorCondition<Int> in .restart }, log)
         source.fail(1)
         source.complete()
         #expect(log.recorded == ["s.subscribe#1", "s.subscribe#2", "s.dispose#1", "completed", "s.dispose#2"])
@@ -282,6 +326,8 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
 /// Re-types the alternative's error, to show that `catch` changes the error type.
 private func mapErrorToString(_ signal: Signal<Int, TestError>) -> Signal<Int, String> {
     Signal { subscriber in
-        signal.start(next: { subscriber.putNext($0) }, error: { subscriber.putError("alt \($0.code)") }, completed: { subscriber.putCompletion() })
+        signal.start(
+            next: { subscriber.putNext($0) }, error: { subscriber.putError("alt \($0.code)") },
+            completed: { subscriber.putCompletion() })
     }
 }

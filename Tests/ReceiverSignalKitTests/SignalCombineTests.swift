@@ -15,7 +15,8 @@ private func input(_ name: String, log: History<String>) -> (Subscriber<Int, Tes
     let (subscriber, pipe) = Signal<Int, TestError>.pipe()
     let signal = Signal<Int, TestError> { downstream in
         log.record("start \(name)")
-        let forwarding = pipe.start(next: downstream.putNext, error: downstream.putError, completed: downstream.putCompletion)
+        let forwarding = pipe.start(
+            next: downstream.putNext, error: downstream.putError, completed: downstream.putCompletion)
         return ActionDisposable {
             log.record("dispose \(name)")
             forwarding.dispose()
@@ -104,7 +105,8 @@ private enum Watchdog {
 
     @Test func theFirstErrorIsForwardedOnceAndDisposesEveryInput() {
         let log = History<String>()
-        let (a, signalA) = input("a", log: log), (b, signalB) = input("b", log: log), (c, signalC) = input("c", log: log)
+        let (a, signalA) = input("a", log: log), (b, signalB) = input("b", log: log),
+            (c, signalC) = input("c", log: log)
         let (history, _) = record(combineLatest(signalA, signalB, signalC)) { [$0.0, $0.1, $0.2] }
         a.putNext(1)
         b.putNext(2)
@@ -214,7 +216,8 @@ private enum Watchdog {
     }
 
     @Test func theSeededOverloadCompletesWhenBothInputsHave() {
-        let (history, _) = record(combineLatest(Signal<Int, TestError>.single(1), 0, Signal<Int, TestError>.complete(), 5), pair)
+        let (history, _) = record(
+            combineLatest(Signal<Int, TestError>.single(1), 0, Signal<Int, TestError>.complete(), 5), pair)
         #expect(history.recorded == [.next([0, 5]), .next([1, 5]), .completed])
     }
 
@@ -259,7 +262,9 @@ private enum Watchdog {
             p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12],
             p[13], p[14], p[15], p[16], p[17], p[18], p[19], p[20], p[21], p[22], p[23], p[24], p[25])
         let history = History<[Int]>()
-        let disposable = signal.start(next: { tuple in history.record(Mirror(reflecting: tuple).children.map { $0.value as! Int }) })
+        let disposable = signal.start(next: { tuple in
+            history.record(Mirror(reflecting: tuple).children.map { $0.value as! Int })
+        })
         promises[25].set(250)
         #expect(history.recorded == [Array(0..<26), Array(0..<25) + [250]])
         disposable.dispose()
@@ -280,22 +285,78 @@ private enum Watchdog {
         #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7])) == Array(0..<8))
         #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8])) == Array(0..<9))
         #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])) == Array(0..<10))
-        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10])) == Array(0..<11))
-        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11])) == Array(0..<12))
-        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12])) == Array(0..<13))
-        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13])) == Array(0..<14))
-        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14])) == Array(0..<15))
-        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15])) == Array(0..<16))
-        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16])) == Array(0..<17))
-        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17])) == Array(0..<18))
-        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17], s[18])) == Array(0..<19))
-        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17], s[18], s[19])) == Array(0..<20))
-        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17], s[18], s[19], s[20])) == Array(0..<21))
-        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17], s[18], s[19], s[20], s[21])) == Array(0..<22))
-        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17], s[18], s[19], s[20], s[21], s[22])) == Array(0..<23))
-        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17], s[18], s[19], s[20], s[21], s[22], s[23])) == Array(0..<24))
-        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17], s[18], s[19], s[20], s[21], s[22], s[23], s[24])) == Array(0..<25))
-        #expect(values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17], s[18], s[19], s[20], s[21], s[22], s[23], s[24], s[25])) == Array(0..<26))
+        #expect(
+            values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10])) == Array(0..<11))
+        #expect(
+            values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11]))
+                == Array(0..<12))
+        #expect(
+            values(combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12]))
+                == Array(0..<13))
+        #expect(
+            values(
+                combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13]))
+                == Array(0..<14))
+        #expect(
+            values(
+                combineLatest(
+                    s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14]))
+                == Array(0..<15))
+        #expect(
+            values(
+                combineLatest(
+                    s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15]
+                )) == Array(0..<16))
+        #expect(
+            values(
+                combineLatest(
+                    s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14],
+                    s[15], s[16])) == Array(0..<17))
+        #expect(
+            values(
+                combineLatest(
+                    s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14],
+                    s[15], s[16], s[17])) == Array(0..<18))
+        #expect(
+            values(
+                combineLatest(
+                    s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14],
+                    s[15], s[16], s[17], s[18])) == Array(0..<19))
+        #expect(
+            values(
+                combineLatest(
+                    s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14],
+                    s[15], s[16], s[17], s[18], s[19])) == Array(0..<20))
+        #expect(
+            values(
+                combineLatest(
+                    s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14],
+                    s[15], s[16], s[17], s[18], s[19], s[20])) == Array(0..<21))
+        #expect(
+            values(
+                combineLatest(
+                    s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14],
+                    s[15], s[16], s[17], s[18], s[19], s[20], s[21])) == Array(0..<22))
+        #expect(
+            values(
+                combineLatest(
+                    s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14],
+                    s[15], s[16], s[17], s[18], s[19], s[20], s[21], s[22])) == Array(0..<23))
+        #expect(
+            values(
+                combineLatest(
+                    s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14],
+                    s[15], s[16], s[17], s[18], s[19], s[20], s[21], s[22], s[23])) == Array(0..<24))
+        #expect(
+            values(
+                combineLatest(
+                    s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14],
+                    s[15], s[16], s[17], s[18], s[19], s[20], s[21], s[22], s[23], s[24])) == Array(0..<25))
+        #expect(
+            values(
+                combineLatest(
+                    s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14],
+                    s[15], s[16], s[17], s[18], s[19], s[20], s[21], s[22], s[23], s[24], s[25])) == Array(0..<26))
     }
 
     @Test func anErrorTypeThatIsNotAnErrorCompiles() {

@@ -24,7 +24,9 @@ import Testing
     /// Starts `signal`, recording each event with whether it ran on `queue`; `done` is signalled
     /// on completion.
     @discardableResult
-    private func record(_ signal: Signal<Int, NoError>, on queue: Queue, into events: History<String>, done: DispatchSemaphore? = nil) -> any Disposable {
+    private func record(
+        _ signal: Signal<Int, NoError>, on queue: Queue, into events: History<String>, done: DispatchSemaphore? = nil
+    ) -> any Disposable {
         signal.start(
             next: { events.record("\($0) \(queue.isCurrent())") },
             completed: {
@@ -85,7 +87,9 @@ import Testing
         let events = History<String>()
         let done = DispatchSemaphore(value: 0)
         Queue.concurrentDefaultQueue().justDispatch {
-            self.record(deliverOnMainQueue(self.counting(History(), on: .mainQueue())), on: .mainQueue(), into: events, done: done)
+            self.record(
+                deliverOnMainQueue(self.counting(History(), on: .mainQueue())), on: .mainQueue(), into: events,
+                done: done)
         }
         expectSignal(done)
         #expect(events.recorded == ["1 true", "2 true", "3 true", "completed true"])
@@ -137,7 +141,8 @@ import Testing
         let gate = DispatchSemaphore(value: 0)
         pool.addTask(ThreadPoolTask { _ in gate.wait() })  // holds the pool's one thread
         let events = History<String>()
-        let disposable = record(counting(History(), on: .mainQueue()) |> deliverOn(pool), on: .mainQueue(), into: events)
+        let disposable = record(
+            counting(History(), on: .mainQueue()) |> deliverOn(pool), on: .mainQueue(), into: events)
         disposable.dispose()
         gate.signal()
         let done = DispatchSemaphore(value: 0)
@@ -219,10 +224,11 @@ import Testing
         let queue = Queue()
         let generators = Atomic(value: 0)
         let upstream = CountingDisposable()
-        let signal = Signal<Int, NoError> { _ in
-            generators.modify { $0 + 1 }
-            return upstream
-        } |> runOn(queue)
+        let signal =
+            Signal<Int, NoError> { _ in
+                generators.modify { $0 + 1 }
+                return upstream
+            } |> runOn(queue)
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             for _ in 0..<100 { signal.start().dispose() }
         }

@@ -5,7 +5,9 @@ import Testing
 /// `error <e>` or `completed`.
 private func history<T, E>(of signal: Signal<T, E>) -> [String] {
     let events = History<String>()
-    signal.start(next: { events.record("\($0)") }, error: { events.record("error \($0)") }, completed: { events.record("completed") })
+    signal.start(
+        next: { events.record("\($0)") }, error: { events.record("error \($0)") },
+        completed: { events.record("completed") })
     return events.recorded
 }
 
@@ -46,6 +48,8 @@ private func values<T>(_ values: [T]) -> Signal<T, Void> {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = skip(-2) as (Signal<Int, NoError>) -> Signal<Int, NoError>
         }
-        #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("skip(_:) needs a count of 0 or more, got -2"))
+        #expect(
+            String(decoding: result.standardErrorContent, as: UTF8.self).contains(
+                "skip(_:) needs a count of 0 or more, got -2"))
     }
 }

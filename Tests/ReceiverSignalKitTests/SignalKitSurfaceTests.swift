@@ -1,3 +1,7 @@
+import Dispatch
+import ReceiverSignalKit
+import Testing
+
 // Proves, by compiling, that ReceiverSignalKit declares every public declaration of SwiftSignalKit
 // listed in SIGNALKIT.md (sections 1–26, 249 rows) with the same shape: names, argument labels,
 // defaults, observable generic parameter names and return types. Each row is used the way client
@@ -7,51 +11,68 @@
 //
 // Foundation is deliberately not imported (only its NSObject class), so `Timer` is SwiftSignalKit's.
 import class Foundation.NSObject
-import Dispatch
-import ReceiverSignalKit
-import Testing
 
 // MARK: - Generic parameter names (observable in `where` clauses)
 
 // A client's constrained extension names the generic parameter: these compile only if each type's
 // parameter has SwiftSignalKit's name.
-extension Atomic where T == Int { fileprivate var surfaceT: Int { with { $0 } } }                      // 1.3
-extension Weak where T == SurfaceObject { fileprivate var surfaceT: SurfaceObject? { value } }         // 2.1
-extension Bag where T == Int { fileprivate var surfaceT: [T] { copyItems() } }                          // 2.4
-extension SparseBag where T == Int { fileprivate var surfaceT: Bool { isEmpty } }                       // 2.15
-extension DisposableDict where T == String { fileprivate func surfaceT(_ key: T) { set(nil, forKey: key) } } // 3.21
-extension Multicast where T == Int { fileprivate var surfaceT: Int { 0 } }                              // 5.1
-extension MulticastPromise where T == Int { fileprivate var surfaceT: T? { value } }                    // 5.4
-extension Promise where T == Int { fileprivate var surfaceT: Signal<T, NoError> { self.get() } }             // 7.1
-extension ValuePromise where T == Int { fileprivate var surfaceT: Signal<T, NoError> { self.get() } }        // 7.8
-extension QueueLocalObject where T == SurfaceObject { fileprivate var surfaceT: Queue { queue } }       // 9.1
-extension Signal where T == Int, E == Void { fileprivate var surfaceTE: Signal<T, E> { self } }         // 10.7
-extension RestartOrMapErrorCondition where E == String { fileprivate var surfaceE: E? { if case .error(let e) = self { return e }; return nil } } // 11.7
-extension SignalEvent where T == Int, E == Void { fileprivate var surfaceTE: T? { if case .Next(let v) = self { return v }; return nil } } // 15.1
-extension Passthrough where T == Int { fileprivate var surfaceT: T? { if case .Some(let v) = self { return v }; return nil } } // 17.3
-extension Subscriber where T == Int, E == Void { fileprivate func surfaceTE(_ value: T) { putNext(value) } } // 21.1
-extension ValuePipe where T == Int { fileprivate func surfaceT(_ value: T) { putNext(value) } }         // 24.1
-extension SignalFeedbackLoopState where T == Int { fileprivate var surfaceT: T? { if case .loop(let v) = self { return v }; return nil } } // 26.1
+extension Atomic where T == Int { fileprivate var surfaceT: Int { with { $0 } } }  // 1.3
+extension Weak where T == SurfaceObject { fileprivate var surfaceT: SurfaceObject? { value } }  // 2.1
+extension Bag where T == Int { fileprivate var surfaceT: [T] { copyItems() } }  // 2.4
+extension SparseBag where T == Int { fileprivate var surfaceT: Bool { isEmpty } }  // 2.15
+extension DisposableDict where T == String { fileprivate func surfaceT(_ key: T) { set(nil, forKey: key) } }  // 3.21
+extension Multicast where T == Int { fileprivate var surfaceT: Int { 0 } }  // 5.1
+extension MulticastPromise where T == Int { fileprivate var surfaceT: T? { value } }  // 5.4
+extension Promise where T == Int { fileprivate var surfaceT: Signal<T, NoError> { self.get() } }  // 7.1
+extension ValuePromise where T == Int { fileprivate var surfaceT: Signal<T, NoError> { self.get() } }  // 7.8
+extension QueueLocalObject where T == SurfaceObject { fileprivate var surfaceT: Queue { queue } }  // 9.1
+extension Signal where T == Int, E == Void { fileprivate var surfaceTE: Signal<T, E> { self } }  // 10.7
+extension RestartOrMapErrorCondition where E == String {
+    fileprivate var surfaceE: E? {
+        if case .error(let e) = self { return e }
+        return nil
+    }
+}  // 11.7
+extension SignalEvent where T == Int, E == Void {
+    fileprivate var surfaceTE: T? {
+        if case .Next(let v) = self { return v }
+        return nil
+    }
+}  // 15.1
+extension Passthrough where T == Int {
+    fileprivate var surfaceT: T? {
+        if case .Some(let v) = self { return v }
+        return nil
+    }
+}  // 17.3
+extension Subscriber where T == Int, E == Void { fileprivate func surfaceTE(_ value: T) { putNext(value) } }  // 21.1
+extension ValuePipe where T == Int { fileprivate func surfaceT(_ value: T) { putNext(value) } }  // 24.1
+extension SignalFeedbackLoopState where T == Int {
+    fileprivate var surfaceT: T? {
+        if case .loop(let v) = self { return v }
+        return nil
+    }
+}  // 26.1
 
 /// A class for the `AnyObject`-constrained generics.
-fileprivate final class SurfaceObject {
+private final class SurfaceObject {
     let id: Int
     init(id: Int) { self.id = id }
 }
 
 /// The one ThreadPool of this file: its threads never exit.
-fileprivate let surfacePool = ThreadPool(threadCount: 1, threadPriority: 0.1)
+private let surfacePool = ThreadPool(threadCount: 1, threadPriority: 0.1)
 
 /// An operator in `DefaultPrecedence`, to show that `|>` binds tighter (10.4).
 infix operator <+>
-fileprivate func <+> (lhs: Int, rhs: Int) -> Int { lhs + rhs }
+private func <+> (lhs: Int, rhs: Int) -> Int { lhs + rhs }
 
 /// An operator declared in SwiftSignalKit's precedence group: compiles only if `PipeRight` exists (10.4).
-infix operator <|: PipeRight
-fileprivate func <| (lhs: Int, rhs: Int) -> Int { lhs - rhs }
+infix operator <| : PipeRight
+private func <| (lhs: Int, rhs: Int) -> Int { lhs - rhs }
 
 /// The values a start of `signal` sends synchronously.
-fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
+private func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
     var values: [T] = []
     signal.start(next: { values.append($0) }).dispose()
     return values
@@ -177,7 +198,7 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
         let lock: Lock = Lock()  // 4.1, 4.2
         var ran = 0
         lock.locked { ran += 1 }  // 4.3
-        let _: (() -> ()) -> () = lock.locked
+        let _: (() -> Void) -> Void = lock.locked
         try lock.throwingLocked { ran += 1 }  // 4.4
         let _: (() throws -> Void) throws -> Void = lock.throwingLocked
         #expect(throws: AtomicLockError.self) { try lock.throwingLocked { throw AtomicLockError.isLocked } }
@@ -214,7 +235,9 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
         let lazy: Promise<Int> = Promise(initializeOnFirstAccess: .single(2))  // 7.3
         let lazyNil = Promise<Int>(initializeOnFirstAccess: nil)
         let valued: Promise<Int> = Promise(5)  // 7.4
-        #expect(surfaceValues(lazy.get()) == [2] && surfaceValues(lazyNil.get()) == [] && surfaceValues(valued.get()) == [5])
+        #expect(
+            surfaceValues(lazy.get()) == [2] && surfaceValues(lazyNil.get()) == [] && surfaceValues(valued.get()) == [5]
+        )
 
         let valuePromise: ValuePromise<Int> = ValuePromise(1, ignoreRepeated: true)  // 7.8, 7.10
         let ignores: Bool = valuePromise.ignoreRepeated  // 7.9
@@ -258,13 +281,15 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
 
     @Test func queueLocalObject() {
         let queue = Queue(name: "surface.local")
-        let local: QueueLocalObject<SurfaceObject> = QueueLocalObject(queue: queue, generate: { SurfaceObject(id: 9) })  // 9.1, 9.3
+        let local: QueueLocalObject<SurfaceObject> = QueueLocalObject(
+            queue: queue, generate: { SurfaceObject(id: 9) })  // 9.1, 9.3
         let owner: Queue = local.queue  // 9.2
         var unsafe: Int?
         owner.sync { unsafe = local.unsafeGet()?.id }  // 9.4
         local.with { (_: SurfaceObject) in }  // 9.5
         let id: Int = local.syncWith { $0.id }  // 9.6
-        let signal: Signal<Int, Void> = local.signalWith { (object: SurfaceObject, subscriber: Subscriber<Int, Void>) -> any Disposable in  // 9.7
+        let signal: Signal<Int, Void> = local.signalWith {
+            (object: SurfaceObject, subscriber: Subscriber<Int, Void>) -> any Disposable in  // 9.7
             subscriber.putNext(object.id)
             return EmptyDisposable
         }
@@ -297,19 +322,25 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
         }
         let _: (@escaping (Subscriber<Int, Void>) -> any Disposable) -> Signal<Int, Void> = Signal<Int, Void>.init
         var log: [String] = []
-        let started: any Disposable = made.start(next: { log.append("next \($0)") }, error: { _ in log.append("error") }, completed: { log.append("completed") })  // 10.9
+        let started: any Disposable = made.start(
+            next: { log.append("next \($0)") }, error: { _ in log.append("error") },
+            completed: { log.append("completed") })  // 10.9
         started.dispose()
         made.start()  // 10.9 defaults omitted, result discarded
         let _: (((Int) -> Void)?, ((()) -> Void)?, (() -> Void)?) -> any Disposable = made.start(next:error:completed:)
-        let standalone: any Disposable = made.startStandalone(next: { log.append("standalone \($0)") }, error: { _ in }, completed: {})  // 10.10
+        let standalone: any Disposable = made.startStandalone(
+            next: { log.append("standalone \($0)") }, error: { _ in }, completed: {})  // 10.10
         standalone.dispose()
         made.startStandalone()
-        let _: (((Int) -> Void)?, ((()) -> Void)?, (() -> Void)?) -> any Disposable = made.startStandalone(next:error:completed:)
-        let strict: any Disposable = made.startStrict(next: { _ in }, error: { _ in }, completed: {}, file: "File.swift", line: 3)  // 10.11
+        let _: (((Int) -> Void)?, ((()) -> Void)?, (() -> Void)?) -> any Disposable = made.startStandalone(
+            next:error:completed:)
+        let strict: any Disposable = made.startStrict(
+            next: { _ in }, error: { _ in }, completed: {}, file: "File.swift", line: 3)  // 10.11
         strict.dispose()
         let strictDefaults: any Disposable = made.startStrict()
         strictDefaults.dispose()
-        let _: (((Int) -> Void)?, ((()) -> Void)?, (() -> Void)?, String, Int) -> any Disposable = made.startStrict(next:error:completed:file:line:)
+        let _: (((Int) -> Void)?, ((()) -> Void)?, (() -> Void)?, String, Int) -> any Disposable = made.startStrict(
+            next:error:completed:file:line:)
         #expect(log == ["next 1", "completed", "standalone 1"])
 
         let single: Signal<Int, Void> = .single(1)  // 10.12
@@ -329,7 +360,9 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
     // MARK: - 11 Signal_Catch.swift
 
     @Test func catching() {
-        let caught: (Signal<Int, Void>) -> Signal<Int, String> = `catch` { (_: Void) -> Signal<Int, String> in .single(2) }  // 11.1
+        let caught: (Signal<Int, Void>) -> Signal<Int, String> = `catch` { (_: Void) -> Signal<Int, String> in
+            .single(2)
+        }  // 11.1
         #expect(surfaceValues(Signal<Int, Void>.fail(()) |> caught) == [2])
         let restarted: Signal<Int, Void> = restart(Signal<Int, Void>.fail(()))  // 11.2
         let recursed: (Signal<Int, Void>) -> Signal<Int, Void> = recurse(nil)  // 11.3
@@ -339,15 +372,20 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
         let retriedIf: (Signal<Int, String>) -> Signal<Int, String> = retry(  // 11.5
             retryOnError: { (_: String) in false }, delayIncrement: 1.0, maxDelay: 5.0, maxRetries: nil, onQueue: queue
         )
-        let _: (Signal<Int, String>) -> Signal<Int, String> = retry(retryOnError: { _ in true }, delayIncrement: 1.0, maxDelay: 5.0, maxRetries: 0, onQueue: queue)
+        let _: (Signal<Int, String>) -> Signal<Int, String> = retry(
+            retryOnError: { _ in true }, delayIncrement: 1.0, maxDelay: 5.0, maxRetries: 0, onQueue: queue)
         let restartedIfError: Signal<Int, NoError> = restartIfError(Signal<Int, Void>.single(1))  // 11.6
         let restartCase: RestartOrMapErrorCondition<String> = .restart  // 11.7, 11.8
         let errorCase: RestartOrMapErrorCondition<String> = .error("e")  // 11.9
-        let mapped: (Signal<Int, Void>) -> Signal<Int, String> = restartOrMapError(condition: { (_: Void) -> RestartOrMapErrorCondition<String> in .error("mapped") })  // 11.10
+        let mapped: (Signal<Int, Void>) -> Signal<Int, String> = restartOrMapError(condition: {
+            (_: Void) -> RestartOrMapErrorCondition<String> in .error("mapped")
+        })  // 11.10
         var mappedError: String?
         (Signal<Int, Void>.fail(()) |> mapped).start(error: { mappedError = $0 })
         _ = (restarted, recursed, retried, retriedIf)
-        #expect(surfaceValues(restartedIfError) == [1] && restartCase.surfaceE == nil && errorCase.surfaceE == "e" && mappedError == "mapped")
+        #expect(
+            surfaceValues(restartedIfError) == [1] && restartCase.surfaceE == nil && errorCase.surfaceE == "e"
+                && mappedError == "mapped")
     }
 
     // MARK: - 12 Signal_Combine.swift
@@ -362,7 +400,9 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
         let seededDefault: Signal<(Int, String), Void> = combineLatest(a, 0, b, "")
         let triple: Signal<(Int, String, Bool), Void> = combineLatest(a, b, c)  // 12.3 (order of the elements)
         #expect(surfaceValues(pair).map { "\($0.0)\($0.1)" } == ["1b"] && surfaceValues(pairDefault).count == 1)
-        #expect(surfaceValues(seeded).map { "\($0.0)\($0.1)" } == ["0", "1", "1b"] && surfaceValues(seededDefault).count == 3)
+        #expect(
+            surfaceValues(seeded).map { "\($0.0)\($0.1)" } == ["0", "1", "1b"]
+                && surfaceValues(seededDefault).count == 3)
         #expect(surfaceValues(triple).map { "\($0.0)\($0.1)\($0.2)" } == ["1btrue"])
         let onQueue: Signal<(Int, String), Void> = combineLatest(queue: Queue(name: "surface.combine"), a, b)
         _ = onQueue
@@ -374,45 +414,104 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
         _ = c5
         let c6: Signal<(Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s)  // 12.6
         _ = c6
-        let c7: Signal<(Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s, s)  // 12.7
+        // 12.7
+        let c7: Signal<(Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s, s)
         _ = c7
-        let c8: Signal<(Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s, s, s)  // 12.8
+        let c8: Signal<(Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(
+            queue: nil, s, s, s, s, s, s, s, s)  // 12.8
         _ = c8
-        let c9: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s)  // 12.9
+        let c9: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(
+            queue: nil, s, s, s, s, s, s, s, s, s)  // 12.9
         _ = c9
-        let c10: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s)  // 12.10
+        let c10: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(
+            queue: nil, s, s, s, s, s, s, s, s, s, s)  // 12.10
         _ = c10
-        let c11: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s)  // 12.11
+        let c11: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(
+            queue: nil, s, s, s, s, s, s, s, s, s, s, s)  // 12.11
         _ = c11
-        let c12: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.12
+        let c12: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(
+            queue: nil, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.12
         _ = c12
-        let c13: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.13
+        let c13: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(
+            queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.13
         _ = c13
-        let c14: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.14
+        let c14: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(
+            queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.14
         _ = c14
-        let c15: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.15
+        let c15: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> =
+            combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.15
         _ = c15
-        let c16: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.16
+        let c16: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> =
+            combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.16
         _ = c16
-        let c17: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.17
+        let c17: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> =
+            combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.17
         _ = c17
-        let c18: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.18
+        let c18:
+            Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> =
+                combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.18
         _ = c18
-        let c19: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.19
+        let c19:
+            Signal<
+                (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void
+            > = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.19
         _ = c19
-        let c20: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.20
+        let c20:
+            Signal<
+                (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int),
+                Void
+            > = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.20
         _ = c20
-        let c21: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.21
+        let c21:
+            Signal<
+                (
+                    Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
+                    Int
+                ), Void
+            > = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.21
         _ = c21
-        let c22: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.22
+        let c22:
+            Signal<
+                (
+                    Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
+                    Int, Int
+                ), Void
+            > = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.22
         _ = c22
-        let c23: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.23
+        let c23:
+            Signal<
+                (
+                    Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
+                    Int, Int, Int
+                ), Void
+            > = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.23
         _ = c23
-        let c24: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.24
+        let c24:
+            Signal<
+                (
+                    Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
+                    Int, Int, Int, Int
+                ), Void
+                // 12.24
+            > = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)
         _ = c24
-        let c25: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.25
+        let c25:
+            Signal<
+                (
+                    Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
+                    Int, Int, Int, Int, Int
+                ), Void
+                // 12.25
+            > = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)
         _ = c25
-        let c26: Signal<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int), Void> = combineLatest(queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.26
+        let c26:
+            Signal<
+                (
+                    Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
+                    Int, Int, Int, Int, Int, Int
+                ), Void
+            > = combineLatest(
+                queue: nil, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s)  // 12.26
         _ = c26
         let many: Signal<[Int], Void> = combineLatest(queue: nil, [a, a, a])  // 12.27
         let manyDefault: Signal<[Int], Void> = combineLatest([Signal<Int, Void>]())
@@ -425,7 +524,8 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
     @Test func dispatching() {
         let queue = Queue(name: "surface.dispatch")
         let delivered: (Signal<Int, Void>) -> Signal<Int, Void> = deliverOn(queue)  // 13.1
-        let onMain: Signal<Int, Void> = s |> deliverOnMainQueue  // 13.2 (not started: nothing drains the main queue here)
+        // 13.2 (not started: nothing drains the main queue here)
+        let onMain: Signal<Int, Void> = s |> deliverOnMainQueue
         let onPool: (Signal<Int, Void>) -> Signal<Int, Void> = deliverOn(surfacePool)  // 13.3
         let runs: (Signal<Int, Void>) -> Signal<Int, Void> = runOn(queue)  // 13.4
         let runsOnPool: (Signal<Int, Void>) -> Signal<Int, Void> = runOn(surfacePool)  // 13.5
@@ -441,13 +541,15 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
     @Test func mapping() {
         let mapped: (Signal<Int, Void>) -> Signal<String, Void> = map { (value: Int) -> String in "\(value)" }  // 14.1
         let filtered: (Signal<Int, Void>) -> Signal<Int, Void> = filter { $0 > 0 }  // 14.2
-        let optionalMap: (Signal<Int?, Void>) -> Signal<String?, Void> = flatMap { (value: Int) -> String in "\(value)" }  // 14.3
+        let optionalMap: (Signal<Int?, Void>) -> Signal<String?, Void> = flatMap { (value: Int) -> String in "\(value)"
+        }  // 14.3
         let errorMapped: (Signal<Int, Void>) -> Signal<Int, String> = mapError { (_: Void) -> String in "e" }  // 14.4
         let cast: (Signal<Int, NoError>) -> Signal<Int, Void> = castError(Void.self)  // 14.5
-        let distinct: Signal<Int, Void> = Signal<Int, Void> { subscriber in  // 14.6 (without parentheses)
-            [1, 1, 2, 2, 1].forEach(subscriber.putNext)
-            return EmptyDisposable
-        } |> distinctUntilChanged
+        let distinct: Signal<Int, Void> =
+            Signal<Int, Void> { subscriber in  // 14.6 (without parentheses)
+                [1, 1, 2, 2, 1].forEach(subscriber.putNext)
+                return EmptyDisposable
+            } |> distinctUntilChanged
         let distinctBy: (Signal<Int, Void>) -> Signal<Int, Void> = distinctUntilChanged(isEqual: { $0 == $1 })  // 14.7
         #expect(surfaceValues(s |> mapped) == ["1"] && surfaceValues(s |> filtered) == [1])
         #expect(surfaceValues(Signal<Int?, Void>.single(nil) |> optionalMap) == [nil])
@@ -475,14 +577,19 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
         let queued: Signal<Int, Void> = nested |> queue  // 16.2
         let throttledSignal: Signal<Int, Void> = nested |> throttled  // 16.3
         let _: Signal<Int, Void> = switchToLatest(nested)
-        let mapped: (Signal<Int, Void>) -> Signal<String, Void> = mapToSignal { (value: Int) -> Signal<String, Void> in .single("\(value)") }  // 16.4
+        let mapped: (Signal<Int, Void>) -> Signal<String, Void> = mapToSignal { (value: Int) -> Signal<String, Void> in
+            .single("\(value)")
+        }  // 16.4
         let ignored: Signal<Never, Void> = s |> ignoreValues  // 16.5
-        let promoted: (Signal<Int, NoError>) -> Signal<String, Void> = mapToSignalPromotingError { (value: Int) -> Signal<String, Void> in .single("\(value)") }  // 16.6
+        let promoted: (Signal<Int, NoError>) -> Signal<String, Void> = mapToSignalPromotingError {
+            (value: Int) -> Signal<String, Void> in .single("\(value)")
+        }  // 16.6
         let toQueue: (Signal<Int, Void>) -> Signal<Int, Void> = mapToQueue { .single($0) }  // 16.7
         let toThrottled: (Signal<Int, Void>) -> Signal<Int, Void> = mapToThrottled { .single($0) }  // 16.8
         let followed: (Signal<Int, Void>) -> Signal<Int, Void> = then(.single(2))  // 16.9
         let deferredSignal: Signal<Int, Void> = deferred { () -> Signal<Int, Void> in .single(3) }  // 16.10
-        let measured: (Signal<Int, Void>) -> Signal<Int, Void> = debug_measureTimeToFirstEvent(label: "surface")  // 16.11 (not started: it prints)
+        // 16.11 (not started: it prints)
+        let measured: (Signal<Int, Void>) -> Signal<Int, Void> = debug_measureTimeToFirstEvent(label: "surface")
         _ = measured
         #expect(surfaceValues(latest) == [1] && surfaceValues(queued) == [1] && surfaceValues(throttledSignal) == [1])
         #expect(surfaceValues(s |> mapped) == ["1"] && surfaceValues(ignored).isEmpty)
@@ -500,17 +607,24 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
             subscriber.putCompletion()
             return EmptyDisposable
         }
-        let summed: (Signal<Int, Void>) -> Signal<Int, Void> = reduceLeft(value: 0, f: { (sum: Int, value: Int) -> Int in sum + value })  // 17.1
-        let emitting: (Signal<Int, Void>) -> Signal<Int, Void> = reduceLeft(value: 0, f: { (sum: Int, value: Int, emit: (Int) -> Void) -> Int in  // 17.2
-            emit(value)
-            return sum + value
-        })
+        let summed: (Signal<Int, Void>) -> Signal<Int, Void> = reduceLeft(
+            value: 0, f: { (sum: Int, value: Int) -> Int in sum + value })  // 17.1
+        let emitting: (Signal<Int, Void>) -> Signal<Int, Void> = reduceLeft(
+            value: 0,
+            f: { (sum: Int, value: Int, emit: (Int) -> Void) -> Int in  // 17.2
+                emit(value)
+                return sum + value
+            })
         let none: Passthrough<Int> = .None  // 17.3, 17.4
         let some: Passthrough<Int> = .Some(1)  // 17.5
-        let generated: (Signal<Int, Void>) -> Signal<Int, Void> = reduceLeft(0, generator: { (sum: Int, value: Int) -> Signal<(Int, Passthrough<Int>), Void> in  // 17.6
-            .single((sum + value, .None))
-        })
-        #expect(surfaceValues(two |> summed) == [3] && surfaceValues(two |> emitting) == [1, 2, 3] && surfaceValues(two |> generated) == [3])
+        let generated: (Signal<Int, Void>) -> Signal<Int, Void> = reduceLeft(
+            0,
+            generator: { (sum: Int, value: Int) -> Signal<(Int, Passthrough<Int>), Void> in  // 17.6
+                .single((sum + value, .None))
+            })
+        #expect(
+            surfaceValues(two |> summed) == [3] && surfaceValues(two |> emitting) == [1, 2, 3]
+                && surfaceValues(two |> generated) == [3])
         #expect(none.surfaceT == nil && some.surfaceT == 1)
     }
 
@@ -524,7 +638,9 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
         let _: Signal<Int, Void> = ReceiverSignalKit.single(1, Void.self)  // qualified, as when a name is shadowed
         var failure: String?
         failing.start(error: { failure = $0 })
-        #expect(surfaceValues(one) == [1] && failure == "e" && surfaceValues(completing) == [] && surfaceValues(silent) == [])
+        #expect(
+            surfaceValues(one) == [1] && failure == "e" && surfaceValues(completing) == []
+                && surfaceValues(silent) == [])
     }
 
     // MARK: - 19 Signal_Take.swift
@@ -545,7 +661,9 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
         })
         let optionalLast: Signal<Int?, Void> = last(signal: three)  // 19.8
         #expect(passthrough && !complete)
-        #expect(surfaceValues(three |> first) == [1] && surfaceValues(lastValue) == [3] && surfaceValues(three |> until) == [1, 2])
+        #expect(
+            surfaceValues(three |> first) == [1] && surfaceValues(lastValue) == [3]
+                && surfaceValues(three |> until) == [1, 2])
         #expect(surfaceValues(optionalLast) == [3])
     }
 
@@ -554,9 +672,12 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
     @Test func timing() {
         let queue = Queue(name: "surface.timing")
         let delayed: (Signal<Int, Void>) -> Signal<Int, Void> = delay(1.0, queue: queue)  // 20.1
-        let suspendAware: (Signal<Int, Void>) -> Signal<Int, Void> = suspendAwareDelay(10.0, queue: queue)  // 20.2 default omitted
-        let suspendAwareGranular: (Signal<Int, Void>) -> Signal<Int, Void> = suspendAwareDelay(10.0, granularity: 2.0, queue: queue)
-        let timedOut: (Signal<Int, Void>) -> Signal<Int, Void> = timeout(1.0, queue: queue, alternate: .single(2))  // 20.3
+        // 20.2 default omitted
+        let suspendAware: (Signal<Int, Void>) -> Signal<Int, Void> = suspendAwareDelay(10.0, queue: queue)
+        let suspendAwareGranular: (Signal<Int, Void>) -> Signal<Int, Void> = suspendAwareDelay(
+            10.0, granularity: 2.0, queue: queue)
+        // 20.3
+        let timedOut: (Signal<Int, Void>) -> Signal<Int, Void> = timeout(1.0, queue: queue, alternate: .single(2))
         _ = (delayed, suspendAware, suspendAwareGranular)
         #expect(surfaceValues(s |> timedOut) == [1])
     }
@@ -566,7 +687,8 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
     @Test func subscriber() {
         var log: [String] = []
         let subscriber: Subscriber<Int, Void> = Subscriber(  // 21.1, 21.2
-            next: { log.append("next \($0)") }, error: { _ in log.append("error") }, completed: { log.append("completed") }
+            next: { log.append("next \($0)") }, error: { _ in log.append("error") },
+            completed: { log.append("completed") }
         )
         let described: any CustomStringConvertible = subscriber  // 21.1
         let description: String = subscriber.description  // 21.3
@@ -612,8 +734,10 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
     @Test func timer() {
         let queue = Queue(name: "surface.timer")
         let fired = DispatchSemaphore(value: 0)
-        let timer: Timer = Timer(timeout: 0.0, repeat: false, completion: { fired.signal() }, queue: queue)  // 23.1, 23.2
-        let passed: ReceiverSignalKit.Timer = ReceiverSignalKit.Timer(timeout: 10.0, repeat: true, completion: { (_: Timer) in }, queue: queue)  // 23.3
+        // 23.1, 23.2
+        let timer: Timer = Timer(timeout: 0.0, repeat: false, completion: { fired.signal() }, queue: queue)
+        let passed: ReceiverSignalKit.Timer = ReceiverSignalKit.Timer(
+            timeout: 10.0, repeat: true, completion: { (_: Timer) in }, queue: queue)  // 23.3
         timer.start()  // 23.4
         let waited = fired.wait(timeout: .now() + 10)
         passed.invalidate()  // 23.5
@@ -638,19 +762,32 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
 
     @Test func sideEffects() {
         var log: [String] = []
-        let traced: Signal<Int, Void> = s
-            |> beforeNext { (value: Int) -> String in log.append("before \(value)"); return "" }  // 25.1
+        let traced: Signal<Int, Void> =
+            s
+            |> beforeNext { (value: Int) -> String in
+                log.append("before \(value)")
+                return ""
+            }  // 25.1
             |> afterNext { (value: Int) in log.append("after \(value)") }  // 25.2
             |> beforeStarted { log.append("started") }  // 25.3
             |> beforeCompleted { log.append("before completed") }  // 25.4
             |> afterCompleted { log.append("after completed") }  // 25.5
-            |> afterDisposed { () -> Int in log.append("disposed"); return 0 }  // 25.6
+            |> afterDisposed { () -> Int in
+                log.append("disposed")
+                return 0
+            }  // 25.6
         let _: (Signal<Int, Void>) -> Signal<Int, Void> = beforeNext { (_: Int) in }
-        let stated: Signal<Int, Void> = withState(s, { 10 }, next: { (value: Int, state: Int) in log.append("state \(value + state)") },  // 25.7
-                                                   error: { (_: Void, _: Int) in }, completed: { (_: Int) in }, disposed: { (_: Int) in log.append("state disposed") })
+        let stated: Signal<Int, Void> = withState(
+            s, { 10 }, next: { (value: Int, state: Int) in log.append("state \(value + state)") },  // 25.7
+            error: { (_: Void, _: Int) in }, completed: { (_: Int) in },
+            disposed: { (_: Int) in log.append("state disposed") })
         let statedDefaults: Signal<Int, Void> = withState(s, { 0 })
         #expect(surfaceValues(traced) == [1] && surfaceValues(stated) == [1] && surfaceValues(statedDefaults) == [1])
-        #expect(log == ["started", "before 1", "after 1", "before completed", "after completed", "disposed", "state 11", "state disposed"])
+        #expect(
+            log == [
+                "started", "before 1", "after 1", "before completed", "after completed", "disposed", "state 11",
+                "state disposed",
+            ])
     }
 
     // MARK: - 26 Signal_Loop.swift
@@ -659,7 +796,8 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
         let initial: SignalFeedbackLoopState<Int> = .initial  // 26.1, 26.2
         let looped: SignalFeedbackLoopState<Int> = .loop(1)  // 26.3
         let loop: Signal<String, Void> = feedbackLoop(  // 26.4
-            once: { (_: SignalFeedbackLoopState<Int>) -> Signal<Int, Void>? in nil }, reduce: { (a: Int, _: Int) -> Int in a }
+            once: { (_: SignalFeedbackLoopState<Int>) -> Signal<Int, Void>? in nil },
+            reduce: { (a: Int, _: Int) -> Int in a }
         )
         var completed = false
         loop.start(completed: { completed = true })
@@ -674,11 +812,14 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
         typealias S = Signal<Int, Void>
         let queue = Queue(name: "surface.types")
         let local = QueueLocalObject(queue: queue, generate: { SurfaceObject(id: 0) })
-        let _: (Double, Bool, @escaping () -> Void, Queue) -> Timer = Timer.init(timeout:repeat:completion:queue:)  // 23.2
-        let _: (Double, Bool, @escaping (Timer) -> Void, Queue) -> Timer = Timer.init(timeout:repeat:completion:queue:)  // 23.3
-        let _: (@escaping (ThreadPoolTaskState) -> ()) -> ThreadPoolTask = ThreadPoolTask.init  // 22.4
+        // 23.2
+        let _: (Double, Bool, @escaping () -> Void, Queue) -> Timer = Timer.init(timeout:repeat:completion:queue:)
+        let _: (Double, Bool, @escaping (Timer) -> Void, Queue) -> Timer = Timer.init(
+            timeout:repeat:completion:queue:)  // 23.3
+        let _: (@escaping (ThreadPoolTaskState) -> Void) -> ThreadPoolTask = ThreadPoolTask.init  // 22.4
         let _: (ThreadPoolQueue, ThreadPoolQueue) -> Bool = (==)  // 22.9
-        let _: (Queue, @escaping () -> SurfaceObject) -> QueueLocalObject<SurfaceObject> = QueueLocalObject.init(queue:generate:)  // 9.3
+        let _: (Queue, @escaping () -> SurfaceObject) -> QueueLocalObject<SurfaceObject> = QueueLocalObject.init(
+            queue:generate:)  // 9.3
         let _: (@escaping (SurfaceObject) -> Void) -> Void = local.with  // 9.5
         let _: (@escaping (SurfaceObject) -> Int) -> Int = local.syncWith  // 9.6
         let _: (@escaping (SurfaceObject, Subscriber<Int, Void>) -> any Disposable) -> S = local.signalWith  // 9.7
@@ -691,18 +832,22 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
         let _: (Int, Bool) -> ValuePromise<Int> = ValuePromise.init(_:ignoreRepeated:)  // 7.10
         let _: (Bool) -> ValuePromise<Int> = ValuePromise.init(ignoreRepeated:)  // 7.11
         let _: () -> Signal<Int, NoError> = ValuePipe<Int>().signal  // 24.3
-        let _: (((Int) -> Void)?, ((()) -> Void)?, (() -> Void)?) -> Subscriber<Int, Void> = Subscriber.init(next:error:completed:)  // 21.2
+        let _: (((Int) -> Void)?, ((()) -> Void)?, (() -> Void)?) -> Subscriber<Int, Void> = Subscriber.init(
+            next:error:completed:)  // 21.2
         let _: (AnyObject) -> Void = Subscriber<Int, Void>().keepAlive  // 21.7
         let _: (Int) -> Int = identity(a:)  // 10.3
         let _: (@escaping (()) -> Signal<Int, String>) -> (S) -> Signal<Int, String> = `catch`  // 11.1
         let _: (S) -> S = restart  // 11.2
         let _: (Int?) -> (S) -> S = recurse  // 11.3
         let _: (Double, Double, Queue) -> (S) -> Signal<Int, NoError> = retry(_:maxDelay:onQueue:)  // 11.4
-        let _: (@escaping (()) -> Bool, Double, Double, Int?, Queue) -> (S) -> S = retry(retryOnError:delayIncrement:maxDelay:maxRetries:onQueue:)  // 11.5
+        let _: (@escaping (()) -> Bool, Double, Double, Int?, Queue) -> (S) -> S = retry(
+            retryOnError:delayIncrement:maxDelay:maxRetries:onQueue:)  // 11.5
         let _: (S) -> Signal<Int, NoError> = restartIfError  // 11.6
-        let _: (@escaping (()) -> RestartOrMapErrorCondition<String>) -> (S) -> Signal<Int, String> = restartOrMapError(condition:)  // 11.10
+        let _: (@escaping (()) -> RestartOrMapErrorCondition<String>) -> (S) -> Signal<Int, String> = restartOrMapError(
+            condition:)  // 11.10
         let _: (Queue?, S, Signal<String, Void>) -> Signal<(Int, String), Void> = combineLatest(queue:_:_:)  // 12.1
-        let _: (Queue?, S, Int, Signal<String, Void>, String) -> Signal<(Int, String), Void> = combineLatest(queue:_:_:_:_:)  // 12.2
+        let _: (Queue?, S, Int, Signal<String, Void>, String) -> Signal<(Int, String), Void> = combineLatest(
+            queue:_:_:_:_:)  // 12.2
         let _: (Queue?, [S]) -> Signal<[Int], Void> = combineLatest(queue:_:)  // 12.27
         let _: (Queue) -> (S) -> S = deliverOn  // 13.1
         let _: (S) -> S = deliverOnMainQueue  // 13.2
@@ -723,7 +868,8 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
         let _: (Signal<S, Void>) -> S = throttled  // 16.3
         let _: (@escaping (Int) -> Signal<String, Void>) -> (S) -> Signal<String, Void> = mapToSignal  // 16.4
         let _: (S) -> Signal<Never, Void> = ignoreValues  // 16.5
-        let _: (@escaping (Int) -> Signal<String, Void>) -> (Signal<Int, NoError>) -> Signal<String, Void> = mapToSignalPromotingError  // 16.6
+        let _: (@escaping (Int) -> Signal<String, Void>) -> (Signal<Int, NoError>) -> Signal<String, Void> =
+            mapToSignalPromotingError  // 16.6
         let _: (@escaping (Int) -> Signal<String, Void>) -> (S) -> Signal<String, Void> = mapToQueue  // 16.7
         let _: (@escaping (Int) -> Signal<String, Void>) -> (S) -> Signal<String, Void> = mapToThrottled  // 16.8
         let _: (S) -> (S) -> S = then  // 16.9
@@ -731,7 +877,8 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
         let _: (String) -> (S) -> S = debug_measureTimeToFirstEvent(label:)  // 16.11
         let _: (Int, @escaping (Int, Int) -> Int) -> (S) -> S = reduceLeft(value:f:)  // 17.1
         let _: (Int, @escaping (Int, Int, (Int) -> Void) -> Int) -> (S) -> S = reduceLeft(value:f:)  // 17.2
-        let _: (Int, @escaping (Int, Int) -> Signal<(Int, Passthrough<Int>), Void>) -> (S) -> S = reduceLeft(_:generator:)  // 17.6
+        let _: (Int, @escaping (Int, Int) -> Signal<(Int, Passthrough<Int>), Void>) -> (S) -> S = reduceLeft(
+            _:generator:)  // 17.6
         let _: (Int, Void.Type) -> S = single  // 18.1
         let _: (Int.Type, ()) -> S = fail  // 18.2
         let _: (Int.Type, Void.Type) -> S = complete  // 18.3
@@ -750,15 +897,20 @@ fileprivate func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
         let _: (@escaping () -> Void) -> (S) -> S = beforeCompleted  // 25.4
         let _: (@escaping () -> Void) -> (S) -> S = afterCompleted  // 25.5
         let _: (@escaping () -> String) -> (S) -> S = afterDisposed  // 25.6
-        let _: (S, @escaping () -> String, @escaping (Int, String) -> Void, @escaping ((), String) -> Void, @escaping (String) -> Void, @escaping (String) -> Void) -> S = withState  // 25.7
-        let _: (@escaping (SignalFeedbackLoopState<Int>) -> S?, @escaping (Int, Int) -> Int) -> Signal<String, Void> = feedbackLoop(once:reduce:)  // 26.4
+        let _:
+            (
+                S, @escaping () -> String, @escaping (Int, String) -> Void, @escaping ((), String) -> Void,
+                @escaping (String) -> Void, @escaping (String) -> Void
+            ) -> S = withState  // 25.7
+        let _: (@escaping (SignalFeedbackLoopState<Int>) -> S?, @escaping (Int, Int) -> Int) -> Signal<String, Void> =
+            feedbackLoop(once:reduce:)  // 26.4
     }
 }
 
 // MARK: - Client shapes (SIGNALKIT.md "Why `Signal<T, E: Error>` breaks client code")
 
 /// An app error type that does not conform to `Error`: the normal Telegram pattern.
-fileprivate enum SurfaceLoadError { case network }
+private enum SurfaceLoadError { case network }
 
 /// A client's constrained extension on the error type.
 extension Signal where E == Void {
@@ -766,67 +918,70 @@ extension Signal where E == Void {
 }
 
 /// A generic type storing a signal: its `E` carries no requirement.
-fileprivate final class SurfaceHolder<T, E> {
+private final class SurfaceHolder<T, E> {
     let signal: Signal<T, E>
     init(signal: Signal<T, E>) { self.signal = signal }
 }
 
 /// A generic struct storing a signal.
-fileprivate struct SurfacePair<E> {
+private struct SurfacePair<E> {
     let a: Signal<Int, E>
 }
 
 /// A generic class whose method returns a signal.
-fileprivate final class SurfaceCache<E> {
+private final class SurfaceCache<E> {
     func load() -> Signal<Int, E> { .never() }
 }
 
 /// A generic typealias of Signal.
-fileprivate typealias SurfaceSignal<T, E> = Signal<T, E>
+private typealias SurfaceSignal<T, E> = Signal<T, E>
 
 /// A protocol whose associated type is a signal's error.
-fileprivate protocol SurfaceLoader {
+private protocol SurfaceLoader {
     associatedtype Failure
     func load() -> Signal<Int, Failure>
 }
 
-fileprivate struct SurfaceNetworkLoader: SurfaceLoader {
+private struct SurfaceNetworkLoader: SurfaceLoader {
     func load() -> Signal<Int, SurfaceLoadError> { .fail(.network) }
 }
 
 /// A generic function with `E` only in the body's `Signal`.
-fileprivate func surfaceNeverCount<E>(_: E.Type) -> Int {
+private func surfaceNeverCount<E>(_: E.Type) -> Int {
     let signal: Signal<Int, E> = .never()
     return surfaceValues(signal).count
 }
 
 /// Generic client helpers with `E` inside `Signal`/`Subscriber` in the signature.
-fileprivate func surfacePassthrough<T, E>(_ signal: Signal<T, E>) -> Signal<T, E> { signal }
-fileprivate func surfaceMyMap<T, E, R>(_ f: @escaping (T) -> R) -> (Signal<T, E>) -> Signal<R, E> { map(f) }
-fileprivate func surfaceFeed<T, E>(_ subscriber: Subscriber<T, E>, _ value: T) { subscriber.putNext(value) }
+private func surfacePassthrough<T, E>(_ signal: Signal<T, E>) -> Signal<T, E> { signal }
+private func surfaceMyMap<T, E, R>(_ f: @escaping (T) -> R) -> (Signal<T, E>) -> Signal<R, E> { map(f) }
+private func surfaceFeed<T, E>(_ subscriber: Subscriber<T, E>, _ value: T) { subscriber.putNext(value) }
 
 /// `NoError` is uninhabited, so this needs no body. The client shape `{ switch e {} }` compiles
 /// too, but swiftc warns "will never be executed" there, exactly as with SwiftSignalKit's
 /// `enum NoError {}` (checked with swiftc 6.3.1), so this warning-free file leaves it out.
-fileprivate func surfaceAbsurd(_ e: NoError) -> Int {}
+private func surfaceAbsurd(_ e: NoError) -> Int {}
 
 /// A client conformer that only stores another disposable (allowed with `Disposable: Sendable`).
-fileprivate final class SurfaceForwarding: Disposable {
+private final class SurfaceForwarding: Disposable {
     let inner: any Disposable
     init(inner: any Disposable) { self.inner = inner }
     func dispose() { inner.dispose() }
 }
 
 /// A view model on the main actor holding a MetaDisposable, with `[weak self]` handlers.
-@MainActor fileprivate final class SurfaceViewModel {
+@MainActor private final class SurfaceViewModel {
     let disposable = MetaDisposable()
     private(set) var value = 0
     func load(_ signal: Signal<Int, NoError>) {
-        disposable.set(signal.start(next: { [weak self] value in
-            self?.value = value
-        }, completed: { [weak self] in
-            self?.value += 100
-        }))
+        disposable.set(
+            signal.start(
+                next: { [weak self] value in
+                    self?.value = value
+                },
+                completed: { [weak self] in
+                    self?.value += 100
+                }))
     }
     deinit { disposable.dispose() }
 }
@@ -903,7 +1058,8 @@ fileprivate final class SurfaceForwarding: Disposable {
         let name = Signal<String, NoError>.single("a")
         let count = Signal<Int, NoError>.single(2)
         var log: [String] = []
-        let chain = combineLatest(name, count)
+        let chain =
+            combineLatest(name, count)
             |> map { name, count -> String in "\(name)\(count)" }
             |> filter { !$0.isEmpty }
             |> distinctUntilChanged
@@ -912,7 +1068,8 @@ fileprivate final class SurfaceForwarding: Disposable {
             |> afterDisposed { log.append("disposed") }
         let disposable = chain.start(next: { log.append($0) }, completed: { log.append("completed") })
         disposable.dispose()
-        let errors = Signal<Int, NoError>.single(1)
+        let errors =
+            Signal<Int, NoError>.single(1)
             |> castError(String.self)
             |> mapToSignal { value -> Signal<Int, String> in value > 0 ? .fail("positive") : .single(value) }
             |> `catch` { error -> Signal<Int, NoError> in .single(error.count) }

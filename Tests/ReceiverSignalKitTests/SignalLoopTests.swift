@@ -41,30 +41,36 @@ private func describe(_ state: SignalFeedbackLoopState<Int>) -> String {
         let log = History<String>()
         let turns = [Turn("l1", log), Turn("l2", log)]
         let calls = Atomic(value: 0)
-        let signal: Signal<String, TestError> = feedbackLoop(once: { (state: SignalFeedbackLoopState<Int>) in
-            let call = calls.modify { $0 + 1 }
-            log.record("once \(call) \(describe(state))")
-            return call <= turns.count ? turns[call - 1].signal : nil
-        }, reduce: { lhs, rhs in
-            log.record("reduce")
-            return lhs + rhs
-        })
-        signal.start(next: { log.record("next \($0)") }, error: { log.record("error \($0.code)") }, completed: { log.record("completed") })
+        let signal: Signal<String, TestError> = feedbackLoop(
+            once: { (state: SignalFeedbackLoopState<Int>) in
+                let call = calls.modify { $0 + 1 }
+                log.record("once \(call) \(describe(state))")
+                return call <= turns.count ? turns[call - 1].signal : nil
+            },
+            reduce: { lhs, rhs in
+                log.record("reduce")
+                return lhs + rhs
+            })
+        signal.start(
+            next: { log.record("next \($0)") }, error: { log.record("error \($0.code)") },
+            completed: { log.record("completed") })
         turns[0].emit(1)
         turns[0].emit(2)
         turns[0].complete()
         turns[1].emit(3)
         turns[1].complete()
-        #expect(log.recorded == [
-            "once 1 initial", "l1.subscribe", "once 2 initial", "l2.subscribe", "l1.dispose",
-            "once 3 initial", "completed", "l2.dispose",
-        ])
+        #expect(
+            log.recorded == [
+                "once 1 initial", "l1.subscribe", "once 2 initial", "l2.subscribe", "l1.dispose",
+                "once 3 initial", "completed", "l2.dispose",
+            ])
     }
 
     @Test func feedbackLoopPassesOnATurnsError() {
         let log = History<String>()
         let turn = Turn("l1", log)
-        let signal: Signal<Int, TestError> = feedbackLoop(once: { (_: SignalFeedbackLoopState<Int>) in turn.signal }, reduce: { $1 })
+        let signal: Signal<Int, TestError> = feedbackLoop(
+            once: { (_: SignalFeedbackLoopState<Int>) in turn.signal }, reduce: { $1 })
         signal.start(error: { log.record("error \($0.code)") }, completed: { log.record("completed") })
         turn.fail(4)
         #expect(log.recorded == ["l1.subscribe", "error 4", "l1.dispose"])
@@ -73,9 +79,10 @@ private func describe(_ state: SignalFeedbackLoopState<Int>) -> String {
     /// 10,000 turns that complete as they start: a loop, not 10,000 stack frames.
     @Test func feedbackLoopLoopsOverSynchronousTurns() {
         let calls = Atomic(value: 0)
-        let signal: Signal<Int, NoError> = feedbackLoop(once: { (_: SignalFeedbackLoopState<Int>) in
-            calls.modify { $0 + 1 } <= 10_000 ? .complete() : nil
-        }, reduce: { $1 })
+        let signal: Signal<Int, NoError> = feedbackLoop(
+            once: { (_: SignalFeedbackLoopState<Int>) in
+                calls.modify { $0 + 1 } <= 10_000 ? .complete() : nil
+            }, reduce: { $1 })
         var completed = false
         signal.start(completed: { completed = true })
         #expect(completed)
@@ -92,12 +99,13 @@ private func describe(_ state: SignalFeedbackLoopState<Int>) -> String {
             let (captured, handlerWitness) = (Witness(), Witness())
             (onceCapture, handlerCapture) = (captured, handlerWitness)
             let calls = Atomic(value: 0)
-            let signal: Signal<Int, NoError> = feedbackLoop(once: { (_: SignalFeedbackLoopState<Int>) in
-                _ = captured
-                let call = calls.modify { $0 + 1 }
-                if byCompleting { return call <= 2 ? .complete() : nil }
-                return .never()
-            }, reduce: { $1 })
+            let signal: Signal<Int, NoError> = feedbackLoop(
+                once: { (_: SignalFeedbackLoopState<Int>) in
+                    _ = captured
+                    let call = calls.modify { $0 + 1 }
+                    if byCompleting { return call <= 2 ? .complete() : nil }
+                    return .never()
+                }, reduce: { $1 })
             let disposable = signal.start(completed: { _ = handlerWitness })
             if !byCompleting { disposable.dispose() }
         }

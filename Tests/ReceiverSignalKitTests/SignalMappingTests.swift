@@ -9,7 +9,9 @@ private enum LoadError { case network, timeout }
 /// `error <e>` or `completed`.
 private func history<T, E>(of signal: Signal<T, E>) -> [String] {
     let events = History<String>()
-    signal.start(next: { events.record("\($0)") }, error: { events.record("error \($0)") }, completed: { events.record("completed") })
+    signal.start(
+        next: { events.record("\($0)") }, error: { events.record("error \($0)") },
+        completed: { events.record("completed") })
     return events.recorded
 }
 
@@ -30,7 +32,10 @@ private func values<T>(_ values: [T]) -> Signal<T, NoError> {
 
     @Test func mapTransformsEachValueAndPassesCompletionAndErrorOn() {
         #expect(history(of: values([1, 2]) |> map { $0 * 10 }) == ["10", "20", "completed"])
-        #expect(history(of: Signal<Int, TestError>.fail(TestError(code: 9)) |> map { $0 + 1 }) == ["error TestError(code: 9)"])
+        #expect(
+            history(of: Signal<Int, TestError>.fail(TestError(code: 9)) |> map { $0 + 1 }) == [
+                "error TestError(code: 9)"
+            ])
     }
 
     @Test func mapRunsItsTransformEvenWithoutANextHandler() {
@@ -45,10 +50,12 @@ private func values<T>(_ values: [T]) -> Signal<T, NoError> {
 
     @Test func flatMapMapsNonNilValuesAndPassesNilOn() {
         let calls = History<Int>()
-        let signal = values([1, nil, 2]) |> flatMap { (value: Int) -> String in
-            calls.record(value)
-            return "#\(value)"
-        }
+        let signal =
+            values([1, nil, 2])
+            |> flatMap { (value: Int) -> String in
+                calls.record(value)
+                return "#\(value)"
+            }
         #expect(history(of: signal) == ["Optional(\"#1\")", "nil", "Optional(\"#2\")", "completed"])
         #expect(calls.recorded == [1, 2])
     }
@@ -61,7 +68,8 @@ private func values<T>(_ values: [T]) -> Signal<T, NoError> {
         }
         let mapped: Signal<Int, LoadError> = failing |> mapError { $0.code == 5 ? .timeout : .network }
         #expect(history(of: mapped) == ["1", "error timeout"])
-        #expect(history(of: Signal<Int, TestError>.single(1) |> mapError { _ in LoadError.network }) == ["1", "completed"])
+        #expect(
+            history(of: Signal<Int, TestError>.single(1) |> mapError { _ in LoadError.network }) == ["1", "completed"])
     }
 
     @Test func castErrorRetypesASignalThatCannotFail() {
@@ -77,10 +85,12 @@ private func values<T>(_ values: [T]) -> Signal<T, NoError> {
 
     @Test func distinctUntilChangedIsEqualComparesWithTheLastEmittedValue() {
         let compared = History<String>()
-        let signal = values([1, 2, 3]) |> distinctUntilChanged(isEqual: { (last: Int, new: Int) in
-            compared.record("\(last)~\(new)")
-            return abs(last - new) < 2
-        })
+        let signal =
+            values([1, 2, 3])
+            |> distinctUntilChanged(isEqual: { (last: Int, new: Int) in
+                compared.record("\(last)~\(new)")
+                return abs(last - new) < 2
+            })
         // 2 is dropped as close to 1, then 3 is compared with 1 (last emitted), not with 2.
         #expect(history(of: signal) == ["1", "3", "completed"])
         #expect(compared.recorded == ["1~2", "1~3"])
@@ -99,7 +109,9 @@ private func values<T>(_ values: [T]) -> Signal<T, NoError> {
 
     @Test func disposingADerivedStartDisposesItsUpstreamStart() {
         let disposals = CountingDisposable()
-        let disposable = (Signal<Int, NoError> { _ in disposals } |> map { $0 + 1 } |> filter { $0 > 0 } |> distinctUntilChanged).start()
+        let disposable =
+            (Signal<Int, NoError> { _ in disposals } |> map { $0 + 1 } |> filter { $0 > 0 } |> distinctUntilChanged)
+            .start()
         #expect(disposals.count == 0)
         disposable.dispose()
         #expect(disposals.count == 1)
@@ -138,9 +150,11 @@ private func values<T>(_ values: [T]) -> Signal<T, NoError> {
     }
 
     @Test func operatorsAcceptErrorTypesThatAreNotErrors() {
-        let void: Signal<Int, Void> = Signal<Int, Void>.fail(()) |> map { $0 + 1 } |> filter { $0 > 0 } |> distinctUntilChanged
+        let void: Signal<Int, Void> =
+            Signal<Int, Void>.fail(()) |> map { $0 + 1 } |> filter { $0 > 0 } |> distinctUntilChanged
         #expect(history(of: void) == ["error ()"])
-        let plain: Signal<String, LoadError> = Signal<Int?, LoadError>.single(1)
+        let plain: Signal<String, LoadError> =
+            Signal<Int?, LoadError>.single(1)
             |> flatMap { $0 * 2 } |> map { "\($0 ?? 0)" } |> distinctUntilChanged(isEqual: ==)
         #expect(history(of: plain) == ["2", "completed"])
         let remapped: Signal<Int, Void> = Signal<Int, LoadError>.fail(.network) |> mapError { _ in () }

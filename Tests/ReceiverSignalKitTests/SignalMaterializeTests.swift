@@ -8,7 +8,9 @@ private enum LoadError { case network }
 /// `error <e>` or `completed`.
 private func history<T, E>(of signal: Signal<T, E>) -> [String] {
     let events = History<String>()
-    signal.start(next: { events.record("\($0)") }, error: { events.record("error \($0)") }, completed: { events.record("completed") })
+    signal.start(
+        next: { events.record("\($0)") }, error: { events.record("error \($0)") },
+        completed: { events.record("completed") })
     return events.recorded
 }
 
@@ -38,7 +40,9 @@ private func values(_ values: [Int], thenFail error: TestError? = nil) -> Signal
 }
 
 /// A signal of the given event values, then a completion if `completes`.
-private func events(_ events: [SignalEvent<Int, TestError>], completes: Bool = true) -> Signal<SignalEvent<Int, TestError>, NoError> {
+private func events(_ events: [SignalEvent<Int, TestError>], completes: Bool = true) -> Signal<
+    SignalEvent<Int, TestError>, NoError
+> {
     Signal { subscriber in
         events.forEach(subscriber.putNext)
         if completes { subscriber.putCompletion() }
@@ -54,16 +58,20 @@ private func events(_ events: [SignalEvent<Int, TestError>], completes: Bool = t
 
     /// Mind the names: `dematerialize` turns events INTO values (Rx's `materialize`).
     @Test func dematerializeTurnsEventsIntoValuesThenCompletes() {
-        #expect(history(ofEvents: values([1, 2]) |> dematerialize) == ["Next(1)", "Next(2)", "Completion", "completed"])
-        #expect(history(ofEvents: values([1], thenFail: TestError(code: 3)) |> dematerialize)
-            == ["Next(1)", "Error(TestError(code: 3))", "completed"])
+        #expect(
+            history(ofEvents: values([1, 2]) |> dematerialize) == ["Next(1)", "Next(2)", "Completion", "completed"])
+        #expect(
+            history(ofEvents: values([1], thenFail: TestError(code: 3)) |> dematerialize)
+                == ["Next(1)", "Error(TestError(code: 3))", "completed"])
     }
 
     /// Mind the names: `materialize` turns event values back into events (Rx's `dematerialize`).
     @Test func materializeTurnsEventValuesIntoEvents() {
-        #expect(history(of: events([.Next(1), .Next(2), .Completion, .Next(3)]) |> materialize) == ["1", "2", "completed"])
-        #expect(history(of: events([.Next(1), .Error(TestError(code: 4)), .Next(2)]) |> materialize)
-            == ["1", "error TestError(code: 4)"])
+        #expect(
+            history(of: events([.Next(1), .Next(2), .Completion, .Next(3)]) |> materialize) == ["1", "2", "completed"])
+        #expect(
+            history(of: events([.Next(1), .Error(TestError(code: 4)), .Next(2)]) |> materialize)
+                == ["1", "error TestError(code: 4)"])
         #expect(history(of: events([.Next(1)]) |> materialize) == ["1", "completed"])
         #expect(history(of: events([.Next(1)], completes: false) |> materialize) == ["1"])
     }
@@ -79,8 +87,9 @@ private func events(_ events: [SignalEvent<Int, TestError>], completes: Bool = t
     }
 
     @Test func dematerializeThenMaterializeGivesTheSignalBack() {
-        #expect(history(of: values([1, 2], thenFail: TestError(code: 5)) |> dematerialize |> materialize)
-            == ["1", "2", "error TestError(code: 5)"])
+        #expect(
+            history(of: values([1, 2], thenFail: TestError(code: 5)) |> dematerialize |> materialize)
+                == ["1", "2", "error TestError(code: 5)"])
         #expect(history(of: values([1]) |> dematerialize |> materialize) == ["1", "completed"])
     }
 

@@ -10,7 +10,10 @@ private final class Source<Value: Sendable>: Sendable {
     private let subscribers = History<Subscriber<Value, TestError>>()
     private let onStart: @Sendable (Subscriber<Value, TestError>) -> Void
 
-    init(_ name: String, _ log: History<String>, onStart: @escaping @Sendable (Subscriber<Value, TestError>) -> Void = { _ in }) {
+    init(
+        _ name: String, _ log: History<String>,
+        onStart: @escaping @Sendable (Subscriber<Value, TestError>) -> Void = { _ in }
+    ) {
         (self.name, self.log, self.onStart) = (name, log, onStart)
     }
 
@@ -33,7 +36,9 @@ private final class Source<Value: Sendable>: Sendable {
 /// Starts `signal`, logging "next v", "error code" and "completed".
 @discardableResult
 private func record<T>(_ signal: Signal<T, TestError>, _ log: History<String>) -> any Disposable {
-    signal.start(next: { log.record("next \($0)") }, error: { log.record("error \($0.code)") }, completed: { log.record("completed") })
+    signal.start(
+        next: { log.record("next \($0)") }, error: { log.record("error \($0.code)") },
+        completed: { log.record("completed") })
 }
 
 /// An outer source and the log it shares with its inners.
@@ -57,10 +62,11 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         outer.complete()  // an inner runs: not complete yet
         b.emit(3)
         b.complete()
-        #expect(log.recorded == [
-            "o.subscribe#1", "a.subscribe#1", "next 1", "b.subscribe#1", "a.dispose#1", "next 2",
-            "o.dispose#1", "next 3", "completed", "b.dispose#1",
-        ])
+        #expect(
+            log.recorded == [
+                "o.subscribe#1", "a.subscribe#1", "next 1", "b.subscribe#1", "a.dispose#1", "next 2",
+                "o.dispose#1", "next 3", "completed", "b.dispose#1",
+            ])
     }
 
     /// A replaced inner that still sends (here: from inside the new inner's start, before it is
@@ -68,19 +74,23 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
     @Test func switchToLatestIgnoresEverythingAReplacedInnerSends() {
         let (outer, log) = outerSource()
         let a = Source<Int>("a", log)
-        let b = Source<Int>("b", log, onStart: { _ in
-            a.emit(99)
-            a.complete()
-        })
+        let b = Source<Int>(
+            "b", log,
+            onStart: { _ in
+                a.emit(99)
+                a.complete()
+            })
         record(outer.signal |> switchToLatest, log)
         outer.emit(a.signal)
         outer.emit(b.signal)
         outer.complete()
         b.emit(2)
         b.complete()
-        #expect(log.recorded == [
-            "o.subscribe#1", "a.subscribe#1", "b.subscribe#1", "a.dispose#1", "o.dispose#1", "next 2", "completed", "b.dispose#1",
-        ])
+        #expect(
+            log.recorded == [
+                "o.subscribe#1", "a.subscribe#1", "b.subscribe#1", "a.dispose#1", "o.dispose#1", "next 2", "completed",
+                "b.dispose#1",
+            ])
     }
 
     /// The new inner's synchronous value is put while the switch is being handled, so it is queued
@@ -157,14 +167,17 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         let (outer, signal) = Signal<Signal<Int, NoError>, NoError>.pipe()
         let disposable = (signal |> switchToLatest).start(next: seen.record, completed: { done.signal() })
         for inner in 0..<inners {
-            outer.putNext(Signal { subscriber in
-                let stopped = Atomic(value: false)
-                DispatchQueue.global().async {
-                    for index in 0..<perInner where !stopped.with({ $0 }) { subscriber.putNext(inner * 1_000_000 + index) }
-                    if inner == inners - 1 { subscriber.putCompletion() }
-                }
-                return ActionDisposable { stopped.swap(true) }
-            })
+            outer.putNext(
+                Signal { subscriber in
+                    let stopped = Atomic(value: false)
+                    DispatchQueue.global().async {
+                        for index in 0..<perInner where !stopped.with({ $0 }) {
+                            subscriber.putNext(inner * 1_000_000 + index)
+                        }
+                        if inner == inners - 1 { subscriber.putCompletion() }
+                    }
+                    return ActionDisposable { stopped.swap(true) }
+                })
         }
         outer.putCompletion()
         #expect(done.wait(timeout: .now() + 60) == .success)
@@ -190,10 +203,11 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         b.complete()
         c.emit(3)
         c.complete()
-        #expect(log.recorded == [
-            "o.subscribe#1", "a.subscribe#1", "next 1", "b.subscribe#1", "a.dispose#1", "next 2", "o.dispose#1",
-            "c.subscribe#1", "b.dispose#1", "next 3", "completed", "c.dispose#1",
-        ])
+        #expect(
+            log.recorded == [
+                "o.subscribe#1", "a.subscribe#1", "next 1", "b.subscribe#1", "a.dispose#1", "next 2", "o.dispose#1",
+                "c.subscribe#1", "b.dispose#1", "next 3", "completed", "c.dispose#1",
+            ])
     }
 
     /// 100,000 inners that complete as they start, queued behind one that runs: each inner's
@@ -245,10 +259,11 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         sources[3].emit(4)
         outer.complete()
         sources[3].complete()
-        #expect(log.recorded == [
-            "o.subscribe#1", "a.subscribe#1", "next 1", "d.subscribe#1", "a.dispose#1", "next 4", "o.dispose#1",
-            "completed", "d.dispose#1",
-        ])
+        #expect(
+            log.recorded == [
+                "o.subscribe#1", "a.subscribe#1", "next 1", "d.subscribe#1", "a.dispose#1", "next 4", "o.dispose#1",
+                "completed", "d.dispose#1",
+            ])
         #expect(sources[1].starts == 0 && sources[2].starts == 0)
     }
 
@@ -258,20 +273,23 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         let log = History<String>()
         let source = Source<Int>("s", log)
         let inners = [1: Source<Int>("one", log), 2: Source<Int>("two", log)]
-        record(source.signal |> mapToSignal { value in
-            log.record("f \(value)")
-            return inners[value]!.signal
-        }, log)
+        record(
+            source.signal
+                |> mapToSignal { value in
+                    log.record("f \(value)")
+                    return inners[value]!.signal
+                }, log)
         source.emit(1)
         inners[1]!.emit(10)
         source.emit(2)
         inners[2]!.emit(20)
         source.complete()
         inners[2]!.complete()
-        #expect(log.recorded == [
-            "s.subscribe#1", "f 1", "one.subscribe#1", "next 10", "f 2", "two.subscribe#1", "one.dispose#1",
-            "next 20", "s.dispose#1", "completed", "two.dispose#1",
-        ])
+        #expect(
+            log.recorded == [
+                "s.subscribe#1", "f 1", "one.subscribe#1", "next 10", "f 2", "two.subscribe#1", "one.dispose#1",
+                "next 20", "s.dispose#1", "completed", "two.dispose#1",
+            ])
     }
 
     /// Synchronous outers and inners are delivered before `start` returns, so SwiftSignalKit's
@@ -295,10 +313,12 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
             let (handlerWitness, transformWitness) = (Witness(), Witness())
             (handlerCapture, transformCapture) = (handlerWitness, transformWitness)
             let (input, values) = Signal<Int, NoError>.pipe()
-            let mapped = values |> mapToSignal { _ in
-                _ = transformWitness
-                return Signal<Int, NoError>.never()
-            }
+            let mapped =
+                values
+                |> mapToSignal { _ in
+                    _ = transformWitness
+                    return Signal<Int, NoError>.never()
+                }
             mapped.start(next: { _ in _ = handlerWitness })
             input.putNext(1)
         }
@@ -310,10 +330,12 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         let log = History<String>()
         let (input, values) = Signal<Int, NoError>.pipe()
         let inner = Source<Int>("i", log)
-        record(values |> mapToSignalPromotingError { value in
-            log.record("f \(value)")
-            return inner.signal
-        }, log)
+        record(
+            values
+                |> mapToSignalPromotingError { value in
+                    log.record("f \(value)")
+                    return inner.signal
+                }, log)
         input.putNext(1)
         inner.emit(10)
         inner.fail(3)
@@ -332,10 +354,11 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         inners[1].complete()
         input.putCompletion()
         inners[2].complete()
-        #expect(log.recorded == [
-            "q0.subscribe#1", "q1.subscribe#1", "q0.dispose#1", "next 1", "q2.subscribe#1", "q1.dispose#1",
-            "completed", "q2.dispose#1",
-        ])
+        #expect(
+            log.recorded == [
+                "q0.subscribe#1", "q1.subscribe#1", "q0.dispose#1", "next 1", "q2.subscribe#1", "q1.dispose#1",
+                "completed", "q2.dispose#1",
+            ])
     }
 
     @Test func mapToThrottledRunsTheNewestWaitingMappedSignal() {
@@ -359,7 +382,10 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         first.complete()
         next.emit(2)
         next.complete()
-        #expect(log.recorded == ["s.subscribe#1", "next 1", "n.subscribe#1", "s.dispose#1", "next 2", "completed", "n.dispose#1"])
+        #expect(
+            log.recorded == [
+                "s.subscribe#1", "next 1", "n.subscribe#1", "s.dispose#1", "next 2", "completed", "n.dispose#1",
+            ])
     }
 
     @Test func thenNeverStartsTheNextSignalAfterAnError() {
@@ -391,7 +417,10 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         #expect(log.recorded.isEmpty)
         queue.sync { record(signal, log) }
         record(signal, log)
-        #expect(log.recorded == ["generator on queue: true", "next 1", "completed", "generator on queue: false", "next 4", "completed"])
+        #expect(
+            log.recorded == [
+                "generator on queue: true", "next 1", "completed", "generator on queue: false", "next 4", "completed",
+            ])
     }
 
     @Test func ignoreValuesPassesOnlyTheTerminalEvent() {
@@ -404,7 +433,8 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         record(ignored, log)
         source.emit(2)
         source.fail(6)
-        #expect(log.recorded == ["s.subscribe#1", "completed", "s.dispose#1", "s.subscribe#2", "error 6", "s.dispose#2"])
+        #expect(
+            log.recorded == ["s.subscribe#1", "completed", "s.dispose#1", "s.subscribe#2", "error 6", "s.dispose#2"])
     }
 
     // MARK: debug_measureTimeToFirstEvent
@@ -422,10 +452,11 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         disposable.dispose()
         record(measured, log)
         source.fail(8)
-        #expect(log.recorded == [
-            "s.subscribe#1", "next 1", "next 2", "completed", "s.dispose#1",
-            "s.subscribe#2", "next 3", "s.dispose#2", "s.subscribe#3", "error 8", "s.dispose#3",
-        ])
+        #expect(
+            log.recorded == [
+                "s.subscribe#1", "next 1", "next 2", "completed", "s.dispose#1",
+                "s.subscribe#2", "next 3", "s.dispose#2", "s.subscribe#3", "error 8", "s.dispose#3",
+            ])
     }
 
     /// One line, at the first value of all the returned signal's starts.

@@ -9,7 +9,9 @@ private enum LoadError { case network }
 /// `error <e>` or `completed`.
 private func history<T, E>(of signal: Signal<T, E>) -> [String] {
     let events = History<String>()
-    signal.start(next: { events.record("\($0)") }, error: { events.record("error \($0)") }, completed: { events.record("completed") })
+    signal.start(
+        next: { events.record("\($0)") }, error: { events.record("error \($0)") },
+        completed: { events.record("completed") })
     return events.recorded
 }
 
@@ -43,10 +45,14 @@ private func runningSum(_ accumulator: Int, _ value: Int) -> Signal<(Int, Passth
     }
 
     @Test func reduceLeftWithEmitSendsWhatTheStepsEmitThenTheFold() {
-        let signal = values([1, -1, 2]) |> reduceLeft(value: 0, f: { (sum: Int, value: Int, emit: (Int) -> Void) -> Int in
-            if value < 0 { emit(sum) }
-            return sum + value
-        })
+        let signal =
+            values([1, -1, 2])
+            |> reduceLeft(
+                value: 0,
+                f: { (sum: Int, value: Int, emit: (Int) -> Void) -> Int in
+                    if value < 0 { emit(sum) }
+                    return sum + value
+                })
         #expect(history(of: signal) == ["1", "2", "completed"])
         #expect(history(of: signal) == ["1", "2", "completed"])
     }
@@ -58,19 +64,27 @@ private func runningSum(_ accumulator: Int, _ value: Int) -> Signal<(Int, Passth
 
     @Test func queuedReduceLeftRunsStepsInOrderAndSendsTheFoldLast() {
         let calls = History<String>()
-        let signal = values([1, 2, 3]) |> reduceLeft(0, generator: { (accumulator: Int, value: Int) in
-            calls.record("\(accumulator)+\(value)")
-            return runningSum(accumulator, value)
-        })
+        let signal =
+            values([1, 2, 3])
+            |> reduceLeft(
+                0,
+                generator: { (accumulator: Int, value: Int) in
+                    calls.record("\(accumulator)+\(value)")
+                    return runningSum(accumulator, value)
+                })
         #expect(history(of: signal) == ["1", "3", "6", "6", "completed"])
         #expect(calls.recorded == ["0+1", "1+2", "3+3"])
         #expect(history(of: values([]) |> reduceLeft(5, generator: runningSum)) == ["5", "completed"])
     }
 
     @Test func aNoneStepUpdatesTheAccumulatorWithoutSending() {
-        let signal = values([1, 2]) |> reduceLeft(0, generator: { accumulator, value in
-            Signal<(Int, Passthrough<Int>), TestError>.single((accumulator + value, .None))
-        })
+        let signal =
+            values([1, 2])
+            |> reduceLeft(
+                0,
+                generator: { accumulator, value in
+                    Signal<(Int, Passthrough<Int>), TestError>.single((accumulator + value, .None))
+                })
         #expect(history(of: signal) == ["3", "completed"])
     }
 
@@ -80,13 +94,17 @@ private func runningSum(_ accumulator: Int, _ value: Int) -> Signal<(Int, Passth
         let (input, output) = Signal<Int, TestError>.pipe()
         let steps = Atomic<[Subscriber<(Int, Passthrough<Int>), TestError>]>(value: [])
         let calls = History<String>()
-        let signal = output |> reduceLeft(0, generator: { accumulator, value in
-            calls.record("\(accumulator)+\(value)")
-            return Signal { step in
-                steps.modify { $0 + [step] }
-                return EmptyDisposable
-            }
-        })
+        let signal =
+            output
+            |> reduceLeft(
+                0,
+                generator: { accumulator, value in
+                    calls.record("\(accumulator)+\(value)")
+                    return Signal { step in
+                        steps.modify { $0 + [step] }
+                        return EmptyDisposable
+                    }
+                })
         let events = History<String>()
         signal.start(next: { events.record("\($0)") }, completed: { events.record("completed") })
         [1, 2, 3].forEach(input.putNext)
@@ -107,9 +125,13 @@ private func runningSum(_ accumulator: Int, _ value: Int) -> Signal<(Int, Passth
     }
 
     @Test func aStepErrorEndsTheStartWithoutTheFold() {
-        let signal = values([1, 2, 3]) |> reduceLeft(0, generator: { accumulator, value in
-            value == 2 ? .fail(TestError(code: 7)) : runningSum(accumulator, value)
-        })
+        let signal =
+            values([1, 2, 3])
+            |> reduceLeft(
+                0,
+                generator: { accumulator, value in
+                    value == 2 ? .fail(TestError(code: 7)) : runningSum(accumulator, value)
+                })
         #expect(history(of: signal) == ["1", "error TestError(code: 7)"])
     }
 
@@ -119,9 +141,13 @@ private func runningSum(_ accumulator: Int, _ value: Int) -> Signal<(Int, Passth
             subscriber.putNext(1)
             return ActionDisposable { log.record("upstream disposed") }
         }
-        let signal = upstream |> reduceLeft(0, generator: { _, _ in
-            Signal { _ in ActionDisposable { log.record("step disposed") } }
-        })
+        let signal =
+            upstream
+            |> reduceLeft(
+                0,
+                generator: { _, _ in
+                    Signal { _ in ActionDisposable { log.record("step disposed") } }
+                })
         signal.start().dispose()
         #expect(log.recorded == ["step disposed", "upstream disposed"])
     }
@@ -132,13 +158,17 @@ private func runningSum(_ accumulator: Int, _ value: Int) -> Signal<(Int, Passth
         await #expect(processExitsWith: .success) {
             let (input, output) = Signal<Int, NoError>.pipe()
             let first = Atomic<Subscriber<(Int, Passthrough<Int>), NoError>?>(value: nil)
-            let signal = output |> reduceLeft(0, generator: { accumulator, value in
-                guard value == 0 else { return .single((accumulator + value, .None)) }
-                return Signal { step in
-                    _ = first.swap(step)
-                    return EmptyDisposable
-                }
-            })
+            let signal =
+                output
+                |> reduceLeft(
+                    0,
+                    generator: { accumulator, value in
+                        guard value == 0 else { return .single((accumulator + value, .None)) }
+                        return Signal { step in
+                            _ = first.swap(step)
+                            return EmptyDisposable
+                        }
+                    })
             var fold: Int?
             signal.start(next: { fold = $0 })
             for value in 0..<200_000 { input.putNext(value) }
@@ -157,18 +187,22 @@ private func runningSum(_ accumulator: Int, _ value: Int) -> Signal<(Int, Passth
         let overlapped = Atomic(value: false)
         let order = History<Int>()
         let done = DispatchSemaphore(value: 0)
-        let signal = values(Array(1...200)) |> reduceLeft(0, generator: { accumulator, value in
-            Signal { step in
-                if running.modify({ $0 + 1 }) > 1 { _ = overlapped.swap(true) }
-                order.record(value)
-                queue.async {
-                    _ = running.modify { $0 - 1 }
-                    step.putNext((accumulator + value, .None))
-                    step.putCompletion()
-                }
-                return EmptyDisposable
-            }
-        })
+        let signal =
+            values(Array(1...200))
+            |> reduceLeft(
+                0,
+                generator: { accumulator, value in
+                    Signal { step in
+                        if running.modify({ $0 + 1 }) > 1 { _ = overlapped.swap(true) }
+                        order.record(value)
+                        queue.async {
+                            _ = running.modify { $0 - 1 }
+                            step.putNext((accumulator + value, .None))
+                            step.putCompletion()
+                        }
+                        return EmptyDisposable
+                    }
+                })
         let fold = Atomic<Int?>(value: nil)
         signal.start(next: { _ = fold.swap($0) }, completed: { done.signal() })
         #expect(done.wait(timeout: .now() + 30) == .success)
@@ -180,7 +214,8 @@ private func runningSum(_ accumulator: Int, _ value: Int) -> Signal<(Int, Passth
     @Test func reduceOperatorsAcceptErrorTypesThatAreNotErrors() {
         let void: Signal<Int, Void> = Signal<Int, Void>.single(2) |> reduceLeft(value: 1, f: *)
         #expect(history(of: void) == ["2", "completed"])
-        let plain: Signal<Int, LoadError> = Signal<Int, LoadError>.single(2)
+        let plain: Signal<Int, LoadError> =
+            Signal<Int, LoadError>.single(2)
             |> reduceLeft(1, generator: { _, _ in .fail(.network) })
         #expect(history(of: plain) == ["error network"])
     }

@@ -8,7 +8,9 @@ private enum LoadError { case network }
 /// `error <e>` or `completed`.
 private func history<T, E>(of signal: Signal<T, E>) -> [String] {
     let events = History<String>()
-    signal.start(next: { events.record("\($0)") }, error: { events.record("error \($0)") }, completed: { events.record("completed") })
+    signal.start(
+        next: { events.record("\($0)") }, error: { events.record("error \($0)") },
+        completed: { events.record("completed") })
     return events.recorded
 }
 

@@ -8,7 +8,9 @@ private enum LoadError { case network }
 /// `error <e>` or `completed`.
 private func history<T, E>(of signal: Signal<T, E>) -> [String] {
     let events = History<String>()
-    signal.start(next: { events.record("\($0)") }, error: { events.record("error \($0)") }, completed: { events.record("completed") })
+    signal.start(
+        next: { events.record("\($0)") }, error: { events.record("error \($0)") },
+        completed: { events.record("completed") })
     return events.recorded
 }
 
@@ -34,7 +36,8 @@ private func failing(after values: [Int]) -> Signal<Int, TestError> {
 private func logged(_ output: Signal<Int, TestError>, _ log: History<String>) -> Signal<Int, TestError> {
     Signal { subscriber in
         log.record("started")
-        let forwarding = output.start(next: subscriber.putNext, error: subscriber.putError, completed: subscriber.putCompletion)
+        let forwarding = output.start(
+            next: subscriber.putNext, error: subscriber.putError, completed: subscriber.putCompletion)
         return ActionDisposable {
             forwarding.dispose()
             log.record("disposed")
@@ -46,7 +49,8 @@ private func logged(_ output: Signal<Int, TestError>, _ log: History<String>) ->
     @Test func takePassesTheFirstValuesThenCompletesAndDisposesTheUpstream() {
         let log = History<String>()
         let (input, output) = Signal<Int, TestError>.pipe()
-        (logged(output, log) |> take(2)).start(next: { log.record("next \($0)") }, completed: { log.record("completed") })
+        (logged(output, log) |> take(2)).start(
+            next: { log.record("next \($0)") }, completed: { log.record("completed") })
         [1, 2, 3].forEach(input.putNext)
         #expect(log.recorded == ["started", "next 1", "next 2", "completed", "disposed"])
     }
@@ -67,7 +71,8 @@ private func logged(_ output: Signal<Int, TestError>, _ log: History<String>) ->
     func takeZeroOrLessStartsTheUpstreamPassesNothingAndEndsWithIt(count: Int) {
         let log = History<String>()
         let (input, output) = Signal<Int, TestError>.pipe()
-        (logged(output, log) |> take(count)).start(next: { log.record("next \($0)") }, completed: { log.record("completed") })
+        (logged(output, log) |> take(count)).start(
+            next: { log.record("next \($0)") }, completed: { log.record("completed") })
         [1, 2].forEach(input.putNext)
         #expect(log.recorded == ["started"])
         input.putCompletion()
@@ -92,17 +97,22 @@ private func logged(_ output: Signal<Int, TestError>, _ log: History<String>) ->
         let log = History<String>()
         let (input, output) = Signal<Int, TestError>.pipe()
         let asked = History<Int>()
-        let signal = logged(output, log) |> take(until: { value in
-            asked.record(value)
-            return SignalTakeAction(passthrough: value.isMultiple(of: 2), complete: value == 3)
-        })
+        let signal =
+            logged(output, log)
+            |> take(until: { value in
+                asked.record(value)
+                return SignalTakeAction(passthrough: value.isMultiple(of: 2), complete: value == 3)
+            })
         signal.start(next: { log.record("next \($0)") }, completed: { log.record("completed") })
         [1, 2, 3, 4].forEach(input.putNext)
         #expect(log.recorded == ["started", "next 2", "completed", "disposed"])
         #expect(asked.recorded == [1, 2, 3])
         let passLast = values([1, 2]) |> take(until: { SignalTakeAction(passthrough: true, complete: $0 == 2) })
         #expect(history(of: passLast) == ["1", "2", "completed"])
-        #expect(history(of: values([1]) |> take(until: { _ in SignalTakeAction(passthrough: true, complete: false) })) == ["1", "completed"])
+        #expect(
+            history(of: values([1]) |> take(until: { _ in SignalTakeAction(passthrough: true, complete: false) })) == [
+                "1", "completed",
+            ])
     }
 
     @Test func lastSendsTheLastValueOrNilOnCompletion() {
@@ -131,7 +141,8 @@ private func logged(_ output: Signal<Int, TestError>, _ log: History<String>) ->
     @Test func takeOperatorsAcceptErrorTypesThatAreNotErrors() {
         let void: Signal<Int, Void> = Signal<Int, Void>.single(1) |> take(1) |> takeLast
         #expect(history(of: void) == ["1", "completed"])
-        let plain: Signal<Int?, LoadError> = Signal<Int, LoadError>.fail(.network)
+        let plain: Signal<Int?, LoadError> =
+            Signal<Int, LoadError>.fail(.network)
             |> take(until: { _ in SignalTakeAction(passthrough: true, complete: false) }) |> last
         #expect(history(of: plain) == ["error network"])
     }

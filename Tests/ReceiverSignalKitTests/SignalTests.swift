@@ -54,10 +54,11 @@ import Testing
         let generatorDisposable = CountingDisposable()
         let kept = Atomic<Subscriber<Int, TestError>?>(value: nil)
         let events = History<Event>()
-        _ = record(Signal { subscriber in
-            kept.swap(subscriber)
-            return generatorDisposable
-        }, into: events)
+        _ = record(
+            Signal { subscriber in
+                kept.swap(subscriber)
+                return generatorDisposable
+            }, into: events)
         let subscriber = try! #require(kept.with { $0 })
         subscriber.putNext(1)
         #expect(generatorDisposable.count == 0)
@@ -73,12 +74,13 @@ import Testing
     @Test func aGeneratorThatCompletesBeforeReturningHasItsDisposableDisposedAtOnce() {
         let generatorDisposable = CountingDisposable()
         let events = History<Event>()
-        _ = record(Signal { subscriber in
-            subscriber.putNext(1)
-            subscriber.putCompletion()
-            subscriber.putNext(2)
-            return generatorDisposable
-        }, into: events)
+        _ = record(
+            Signal { subscriber in
+                subscriber.putNext(1)
+                subscriber.putCompletion()
+                subscriber.putNext(2)
+                return generatorDisposable
+            }, into: events)
         #expect(events.recorded == [.next(1), .completed])
         #expect(generatorDisposable.count == 1)
     }
@@ -87,10 +89,11 @@ import Testing
         let generatorDisposable = CountingDisposable()
         let kept = Atomic<Subscriber<Int, TestError>?>(value: nil)
         let events = History<Event>()
-        let disposable = record(Signal { subscriber in
-            kept.swap(subscriber)
-            return generatorDisposable
-        }, into: events)
+        let disposable = record(
+            Signal { subscriber in
+                kept.swap(subscriber)
+                return generatorDisposable
+            }, into: events)
         let subscriber = try! #require(kept.with { $0 })
         subscriber.putNext(1)
         disposable.dispose()

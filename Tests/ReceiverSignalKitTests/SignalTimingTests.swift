@@ -25,7 +25,9 @@ import Testing
     }
 
     @discardableResult
-    private func record(_ signal: Signal<Int, TestError>, into events: History<Event>, done: DispatchSemaphore? = nil) -> any Disposable {
+    private func record(_ signal: Signal<Int, TestError>, into events: History<Event>, done: DispatchSemaphore? = nil)
+        -> any Disposable
+    {
         signal.start(
             next: { events.record(.next($0)) },
             error: {
@@ -40,8 +42,10 @@ import Testing
     }
 
     /// A signal whose generator marks where it ran, then hands its subscriber to `keep`.
-    private func upstream(on queue: Queue, events: History<Event>, disposable: any Disposable = EmptyDisposable,
-                          keep: @escaping (Subscriber<Int, TestError>) -> Void = { _ in }) -> Signal<Int, TestError> {
+    private func upstream(
+        on queue: Queue, events: History<Event>, disposable: any Disposable = EmptyDisposable,
+        keep: @escaping (Subscriber<Int, TestError>) -> Void = { _ in }
+    ) -> Signal<Int, TestError> {
         Signal { subscriber in
             events.record(.mark("started, on queue \(queue.isCurrent())"))
             keep(subscriber)
@@ -56,10 +60,13 @@ import Testing
         let events = History<Event>()
         let subscriber = Atomic<Subscriber<Int, TestError>?>(value: nil)
         let started = DispatchSemaphore(value: 0)
-        record(upstream(on: queue, events: events, keep: {
-            subscriber.swap($0)
-            started.signal()
-        }) |> delay(0.05, queue: queue), into: events)
+        record(
+            upstream(
+                on: queue, events: events,
+                keep: {
+                    subscriber.swap($0)
+                    started.signal()
+                }) |> delay(0.05, queue: queue), into: events)
         events.record(.mark("start returned"))
         queue.after(0.005) { events.record(.mark("before the delay")) }
         expectSignal(started)
@@ -67,10 +74,11 @@ import Testing
         subscriber.with { $0 }?.putNext(1)
         events.record(.mark("put 1 returned"))
         subscriber.with { $0 }?.putCompletion()
-        #expect(events.recorded == [
-            .mark("start returned"), .mark("before the delay"), .mark("started, on queue true"),
-            .next(1), .mark("put 1 returned"), .completed,
-        ])
+        #expect(
+            events.recorded == [
+                .mark("start returned"), .mark("before the delay"), .mark("started, on queue true"),
+                .next(1), .mark("put 1 returned"), .completed,
+            ])
     }
 
     @Test func delayDelaysAnErrorToo() {
@@ -97,9 +105,12 @@ import Testing
         let events = History<Event>()
         let upstreamDisposable = CountingDisposable()
         let started = DispatchSemaphore(value: 0)
-        let disposable = record(upstream(on: queue, events: events, disposable: upstreamDisposable, keep: { _ in
-            started.signal()
-        }) |> delay(0.01, queue: queue), into: events)
+        let disposable = record(
+            upstream(
+                on: queue, events: events, disposable: upstreamDisposable,
+                keep: { _ in
+                    started.signal()
+                }) |> delay(0.01, queue: queue), into: events)
         expectSignal(started)
         queue.queue.sync {}  // the timer's completion has finished: the start is recorded
         #expect(upstreamDisposable.count == 0)
@@ -126,21 +137,26 @@ import Testing
         let queue = Queue()
         let events = History<Event>()
         let done = DispatchSemaphore(value: 0)
-        record(upstream(on: queue, events: events, keep: { $0.putCompletion() }) |> suspendAwareDelay(0.05, queue: queue),
-               into: events, done: done)
+        record(
+            upstream(on: queue, events: events, keep: { $0.putCompletion() }) |> suspendAwareDelay(0.05, queue: queue),
+            into: events, done: done)
         events.record(.mark("start returned"))
         queue.after(0.005) { events.record(.mark("before the delay")) }
         queue.after(2) { events.record(.mark("2 s")) }
         expectSignal(done)
-        #expect(events.recorded == [.mark("start returned"), .mark("before the delay"), .mark("started, on queue true"), .completed])
+        #expect(
+            events.recorded == [
+                .mark("start returned"), .mark("before the delay"), .mark("started, on queue true"), .completed,
+            ])
     }
 
     @Test func suspendAwareDelayBeyondGranularityChecksTheClockThenWaitsTheRest() {
         let queue = Queue()
         let events = History<Event>()
         let done = DispatchSemaphore(value: 0)
-        record(upstream(on: queue, events: events, keep: { $0.putCompletion() })
-               |> suspendAwareDelay(0.12, granularity: 0.02, queue: queue), into: events, done: done)
+        record(
+            upstream(on: queue, events: events, keep: { $0.putCompletion() })
+                |> suspendAwareDelay(0.12, granularity: 0.02, queue: queue), into: events, done: done)
         queue.after(0.01) { events.record(.mark("before the delay")) }
         expectSignal(done)
         #expect(events.recorded == [.mark("before the delay"), .mark("started, on queue true"), .completed])
@@ -149,8 +165,11 @@ import Testing
     @Test func disposingASuspendAwareDelayPreventsTheStart() {
         let queue = Queue()
         let events = History<Event>()
-        record(upstream(on: queue, events: events) |> suspendAwareDelay(0.06, granularity: 0.01, queue: queue), into: events)
-            .dispose()
+        record(
+            upstream(on: queue, events: events) |> suspendAwareDelay(0.06, granularity: 0.01, queue: queue),
+            into: events
+        )
+        .dispose()
         record(upstream(on: queue, events: events) |> suspendAwareDelay(0.03, queue: queue), into: events).dispose()
         settle(queue, for: 0.2)
         #expect(events.recorded.isEmpty)
@@ -159,8 +178,9 @@ import Testing
     @Test func disposingASuspendAwareDelayWhileItChecksTheClockPreventsTheStart() {
         let queue = Queue()
         let events = History<Event>()
-        let disposable = record(upstream(on: queue, events: events) |> suspendAwareDelay(0.1, granularity: 0.01, queue: queue),
-                                into: events)
+        let disposable = record(
+            upstream(on: queue, events: events) |> suspendAwareDelay(0.1, granularity: 0.01, queue: queue),
+            into: events)
         settle(queue, for: 0.03)  // a few checks have run
         disposable.dispose()
         settle(queue, for: 0.2)
@@ -178,9 +198,10 @@ import Testing
         }
         let kept = Atomic<Subscriber<Int, TestError>?>(value: nil)
         let upstreamDisposable = CountingDisposable()
-        record(upstream(on: queue, events: events, disposable: upstreamDisposable, keep: { kept.swap($0) })
-               |> timeout(0.05, queue: queue, alternate: alternate), into: events)
-        kept.with { $0 }?.putNext(1)   // after the start: cancels the timer
+        record(
+            upstream(on: queue, events: events, disposable: upstreamDisposable, keep: { kept.swap($0) })
+                |> timeout(0.05, queue: queue, alternate: alternate), into: events)
+        kept.with { $0 }?.putNext(1)  // after the start: cancels the timer
         settle(queue, for: 0.2)
         #expect(events.recorded == [.mark("started, on queue false"), .next(1)])
         #expect(upstreamDisposable.count == 0)
@@ -197,14 +218,16 @@ import Testing
             subscriber.putCompletion()
             return EmptyDisposable
         }
-        record(upstream(on: queue, events: events, disposable: upstreamDisposable)
-               |> timeout(0.03, queue: queue, alternate: alternate), into: events, done: done)
+        record(
+            upstream(on: queue, events: events, disposable: upstreamDisposable)
+                |> timeout(0.03, queue: queue, alternate: alternate), into: events, done: done)
         expectSignal(done)
         settle(queue, for: 0)
-        #expect(events.recorded == [
-            .mark("started, on queue false"), .mark("alternate started, on queue true"), .next(9), .completed,
-            .mark("upstream disposed"),
-        ])
+        #expect(
+            events.recorded == [
+                .mark("started, on queue false"), .mark("alternate started, on queue true"), .next(9), .completed,
+                .mark("upstream disposed"),
+            ])
     }
 
     @Test func anUpstreamErrorCancelsTheTimer() {
@@ -215,8 +238,10 @@ import Testing
             return EmptyDisposable
         }
         let kept = Atomic<Subscriber<Int, TestError>?>(value: nil)
-        record(upstream(on: queue, events: events, keep: { kept.swap($0) }) |> timeout(0.03, queue: queue, alternate: alternate),
-               into: events)
+        record(
+            upstream(on: queue, events: events, keep: { kept.swap($0) })
+                |> timeout(0.03, queue: queue, alternate: alternate),
+            into: events)
         kept.with { $0 }?.putError(TestError(code: 2))
         settle(queue, for: 0.15)
         #expect(events.recorded == [.mark("started, on queue false"), .error(TestError(code: 2))])
@@ -228,8 +253,9 @@ import Testing
         let queue = Queue()
         let events = History<Event>()
         let done = DispatchSemaphore(value: 0)
-        record(upstream(on: queue, events: events, keep: { $0.putNext(1) })
-               |> timeout(0.03, queue: queue, alternate: .single(2)), into: events, done: done)
+        record(
+            upstream(on: queue, events: events, keep: { $0.putNext(1) })
+                |> timeout(0.03, queue: queue, alternate: .single(2)), into: events, done: done)
         expectSignal(done)
         #expect(events.recorded == [.mark("started, on queue false"), .next(1), .next(2), .completed])
     }
@@ -242,8 +268,10 @@ import Testing
             events.record(.mark("alternate started"))
             return EmptyDisposable
         }
-        record(upstream(on: queue, events: events, disposable: upstreamDisposable)
-               |> timeout(0.03, queue: queue, alternate: alternate), into: events).dispose()
+        record(
+            upstream(on: queue, events: events, disposable: upstreamDisposable)
+                |> timeout(0.03, queue: queue, alternate: alternate), into: events
+        ).dispose()
         settle(queue, for: 0.15)
         #expect(events.recorded == [.mark("started, on queue false")])
         #expect(upstreamDisposable.count == 1)

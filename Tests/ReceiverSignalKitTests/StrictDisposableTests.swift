@@ -1,7 +1,8 @@
-import class Foundation.Thread
 import Dispatch
 import ReceiverSignalKit
 import Testing
+
+import class Foundation.Thread
 
 @Suite struct StrictDisposableTests {
     @Test func disposeDisposesTheWrappedOneOnce() {

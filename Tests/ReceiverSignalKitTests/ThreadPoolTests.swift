@@ -20,12 +20,13 @@ import Testing
         let overlapped = Atomic(value: false)
         let done = DispatchSemaphore(value: 0)
         for index in 0..<300 {
-            lane.addTask(ThreadPoolTask { _ in
-                if running.modify({ $0 + 1 }) > 1 { overlapped.swap(true) }
-                order.record(index)
-                running.modify { $0 - 1 }
-                if index == 299 { done.signal() }
-            })
+            lane.addTask(
+                ThreadPoolTask { _ in
+                    if running.modify({ $0 + 1 }) > 1 { overlapped.swap(true) }
+                    order.record(index)
+                    running.modify { $0 - 1 }
+                    if index == 299 { done.signal() }
+                })
         }
         expectSignal(done)
         #expect(order.recorded == Array(0..<300))
@@ -39,10 +40,11 @@ import Testing
         DispatchQueue.concurrentPerform(iterations: 4) { lane in
             for index in 0..<200 {
                 done.enter()
-                lanes[lane].addTask(ThreadPoolTask { _ in
-                    seen[lane].record(index)
-                    done.leave()
-                })
+                lanes[lane].addTask(
+                    ThreadPoolTask { _ in
+                        seen[lane].record(index)
+                        done.leave()
+                    })
             }
         }
         #expect(done.wait(timeout: .now() + 10) == .success)
@@ -53,11 +55,12 @@ import Testing
         let second = DispatchSemaphore(value: 0)
         let firstSaw = History<Bool>()
         let done = DispatchSemaphore(value: 0)
-        Self.pool.addTask(ThreadPoolTask { _ in
-            // Only a task running alongside this one can signal.
-            firstSaw.record(second.wait(timeout: .now() + 10) == .success)
-            done.signal()
-        })
+        Self.pool.addTask(
+            ThreadPoolTask { _ in
+                // Only a task running alongside this one can signal.
+                firstSaw.record(second.wait(timeout: .now() + 10) == .success)
+                done.signal()
+            })
         Self.pool.addTask(ThreadPoolTask { _ in second.signal() })
         expectSignal(done)
         #expect(firstSaw.recorded == [true])
@@ -68,16 +71,18 @@ import Testing
         let gate = DispatchSemaphore(value: 0)
         let ran = History<String>()
         let done = DispatchSemaphore(value: 0)
-        lane.addTask(ThreadPoolTask { _ in
-            gate.wait()
-            ran.record("first")
-        })
+        lane.addTask(
+            ThreadPoolTask { _ in
+                gate.wait()
+                ran.record("first")
+            })
         let cancelled = ThreadPoolTask { _ in ran.record("cancelled") }
         lane.addTask(cancelled)
-        lane.addTask(ThreadPoolTask { _ in
-            ran.record("third")
-            done.signal()
-        })
+        lane.addTask(
+            ThreadPoolTask { _ in
+                ran.record("third")
+                done.signal()
+            })
         cancelled.cancel()
         gate.signal()
         expectSignal(done)
@@ -112,10 +117,11 @@ import Testing
         let (a, b) = (Self.singleThread.nextQueue(), Self.singleThread.nextQueue())
         for index in 1...3 {
             a.addTask(ThreadPoolTask { _ in order.record("a\(index)") })
-            b.addTask(ThreadPoolTask { _ in
-                order.record("b\(index)")
-                if index == 3 { done.signal() }
-            })
+            b.addTask(
+                ThreadPoolTask { _ in
+                    order.record("b\(index)")
+                    if index == 3 { done.signal() }
+                })
         }
         gate.signal()
         expectSignal(done)
@@ -126,13 +132,16 @@ import Testing
         let seen = History<String>()
         let done = DispatchSemaphore(value: 0)
         #expect(!Self.pool.isCurrentThreadInPool())
-        Self.pool.addTask(ThreadPoolTask { _ in
-            seen.record("pool \(Self.pool.isCurrentThreadInPool())")
-            Self.otherPool.addTask(ThreadPoolTask { _ in
-                seen.record("other \(Self.pool.isCurrentThreadInPool()) \(Self.otherPool.isCurrentThreadInPool())")
-                done.signal()
+        Self.pool.addTask(
+            ThreadPoolTask { _ in
+                seen.record("pool \(Self.pool.isCurrentThreadInPool())")
+                Self.otherPool.addTask(
+                    ThreadPoolTask { _ in
+                        seen.record(
+                            "other \(Self.pool.isCurrentThreadInPool()) \(Self.otherPool.isCurrentThreadInPool())")
+                        done.signal()
+                    })
             })
-        })
         expectSignal(done)
         #expect(seen.recorded == ["pool true", "other false true"])
     }
@@ -149,10 +158,11 @@ import Testing
         let lane = ThreadPoolQueue(threadPool: Self.pool)
         let seen = History<Bool>()
         let done = DispatchSemaphore(value: 0)
-        lane.addTask(ThreadPoolTask { _ in
-            seen.record(Self.pool.isCurrentThreadInPool())
-            done.signal()
-        })
+        lane.addTask(
+            ThreadPoolTask { _ in
+                seen.record(Self.pool.isCurrentThreadInPool())
+                done.signal()
+            })
         expectSignal(done)
         #expect(seen.recorded == [true])
     }

@@ -30,9 +30,11 @@ import Testing
     @Test func theCompletionReceivesTheTimer() {
         let queue = Queue()
         let received = History<ObjectIdentifier>()
-        let timer = Timer(timeout: 0.01, repeat: false, completion: { (timer: Timer) in
-            received.record(ObjectIdentifier(timer))
-        }, queue: queue)
+        let timer = Timer(
+            timeout: 0.01, repeat: false,
+            completion: { (timer: Timer) in
+                received.record(ObjectIdentifier(timer))
+            }, queue: queue)
         timer.start()
         settle(queue, for: 0.15)
         #expect(received.recorded == [ObjectIdentifier(timer)])
@@ -41,10 +43,12 @@ import Testing
     @Test func aRepeatingTimerFiresUntilInvalidated() {
         let queue = Queue()
         let fired = History<Int>()
-        let timer = Timer(timeout: 0.01, repeat: true, completion: { (timer: Timer) in
-            fired.record(fired.recorded.count + 1)
-            if fired.recorded.count == 3 { timer.invalidate() }
-        }, queue: queue)
+        let timer = Timer(
+            timeout: 0.01, repeat: true,
+            completion: { (timer: Timer) in
+                fired.record(fired.recorded.count + 1)
+                if fired.recorded.count == 3 { timer.invalidate() }
+            }, queue: queue)
         timer.start()
         settle(queue, for: 0.3)
         #expect(fired.recorded == [1, 2, 3])
@@ -97,10 +101,12 @@ import Testing
     @Test func aOneShotTimerRestartedFromItsCompletionFiresAgain() {
         let queue = Queue()
         let fired = History<Void>()
-        let timer = Timer(timeout: 0.01, repeat: false, completion: { (timer: Timer) in
-            fired.record(())
-            if fired.recorded.count == 1 { timer.start() }
-        }, queue: queue)
+        let timer = Timer(
+            timeout: 0.01, repeat: false,
+            completion: { (timer: Timer) in
+                fired.record(())
+                if fired.recorded.count == 1 { timer.start() }
+            }, queue: queue)
         timer.start()
         settle(queue, for: 0.3)
         #expect(fired.recorded.count == 2)
@@ -116,7 +122,7 @@ import Testing
             }
         }
         timer.invalidate()
-        queue.queue.sync {}           // a firing in progress finishes
+        queue.queue.sync {}  // a firing in progress finishes
         let count = fired.recorded.count
         settle(queue, for: 0.1)
         #expect(fired.recorded.count == count)

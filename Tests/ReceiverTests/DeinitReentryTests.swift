@@ -32,7 +32,9 @@ import Testing
             let scene = Scene(.hot)
             // Broadcast from a handler, wave 2 is queued: once delivered, only the pair holds it.
             scene.receiver.listen { [unowned scene] wave in
-                if wave.id == 1 { scene.transmitter.broadcast(Payload(2) { [unowned scene] in scene.reenter(reentry) }) }
+                if wave.id == 1 {
+                    scene.transmitter.broadcast(Payload(2) { [unowned scene] in scene.reenter(reentry) })
+                }
             }
             scene.transmitter.broadcast(Payload(1))
             scene.transmitter.broadcast(Payload(3))
@@ -150,8 +152,15 @@ import Testing
                 let (transmitter, receiver) = Receiver<Payload>.make(with: .warm(upTo: 1))
                 let first = receiver.listen { _ in }
                 let second = receiver.listen { _ in }
-                transmitter.broadcast(Payload(1) { first.dispose(); released.value += 1 })  // kept in the ring
-                var captured: Payload? = Payload(2) { second.dispose(); released.value += 1 }
+                transmitter.broadcast(
+                    Payload(1) {
+                        first.dispose()
+                        released.value += 1
+                    })  // kept in the ring
+                var captured: Payload? = Payload(2) {
+                    second.dispose()
+                    released.value += 1
+                }
                 receiver.listen { [captured] _ in _ = captured }
                 captured = nil
             }

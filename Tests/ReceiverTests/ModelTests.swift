@@ -15,18 +15,21 @@ import Testing
     /// The test runs on one thread, so the thread sanitizer has nothing to find in it: under TSan
     /// (which slows it ~10 times) CI runs fewer programs.
     #if canImport(Darwin)
-    static let underThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__tsan_init") != nil  // RTLD_DEFAULT
+    // RTLD_DEFAULT
+    static let underThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__tsan_init") != nil
     #else
     static let underThreadSanitizer = dlsym(nil, "__tsan_init") != nil  // RTLD_DEFAULT
     #endif
-    static let programs = environment["RECEIVER_MODEL_PROGRAMS"].flatMap { Int($0) } ?? (underThreadSanitizer ? 300 : 10_000)
+    static let programs =
+        environment["RECEIVER_MODEL_PROGRAMS"].flatMap { Int($0) } ?? (underThreadSanitizer ? 300 : 10_000)
     static let firstSeed = environment["RECEIVER_MODEL_SEED"].flatMap { UInt64($0) } ?? 0
 
     @Test func theLibraryDeliversAsTheModelSays() {
         let start = ContinuousClock.now
         for seed in Self.firstSeed..<(Self.firstSeed + UInt64(Self.programs)) {
             if let mismatch = ModelCheck.check(seed: seed, with: LibraryEngine.self) {
-                Issue.record("""
+                Issue.record(
+                    """
                     seed \(seed) (RECEIVER_MODEL_SEED=\(seed) RECEIVER_MODEL_PROGRAMS=1 swift test --filter ModelTests), shrunk:
                     \(mismatch)
                     """)
@@ -64,8 +67,10 @@ import Testing
             }
             replayActions += duringReplay ? 1 : 0
         }
-        #expect(derived > 250 && disposals > 100 && nested > 250 && replayActions > 25,
-                "derived \(derived), disposals \(disposals), nested \(nested), actions during a replay \(replayActions) of 500")
+        #expect(
+            derived > 250 && disposals > 100 && nested > 250 && replayActions > 25,
+            "derived \(derived), disposals \(disposals), nested \(nested), actions during a replay \(replayActions) of 500"
+        )
     }
 
     // MARK: The model against SPEC §1's own examples (the model is checked too, not just trusted)
@@ -77,32 +82,61 @@ import Testing
         }
     }
 
-    private func program(_ strategy: ModelStrategy, _ listeners: [ModelListenerSpec], _ steps: [ModelAction]) -> ModelProgram {
-        ModelProgram(pairs: [strategy], receivers: [ModelReceiverSpec(pair: 0, operators: [])], listeners: listeners, steps: steps)
+    private func program(_ strategy: ModelStrategy, _ listeners: [ModelListenerSpec], _ steps: [ModelAction])
+        -> ModelProgram
+    {
+        ModelProgram(
+            pairs: [strategy], receivers: [ModelReceiverSpec(pair: 0, operators: [])], listeners: listeners,
+            steps: steps)
     }
 
     private let plain = ModelListenerSpec(receiver: 0, reactions: [])
 
     @Test func modelFollowsTheStrategyExamples() {
-        #expect(received(program(.cold, [plain], [.broadcast(pair: 0, value: 1), .broadcast(pair: 0, value: 2), .broadcast(pair: 0, value: 3),
-                                                   .listen(listener: 0), .broadcast(pair: 0, value: 4)])) == [[1, 2, 3, 4]])
-        #expect(received(program(.warm(2), [plain, plain], [.broadcast(pair: 0, value: 1), .broadcast(pair: 0, value: 2), .broadcast(pair: 0, value: 3),
-                                                             .listen(listener: 0), .broadcast(pair: 0, value: 4), .listen(listener: 1),
-                                                             .broadcast(pair: 0, value: 5)])) == [[2, 3, 4, 5], [3, 4, 5]])
-        #expect(received(program(.hot, [plain], [.broadcast(pair: 0, value: 1), .listen(listener: 0), .broadcast(pair: 0, value: 3)])) == [[3]])
+        #expect(
+            received(
+                program(
+                    .cold, [plain],
+                    [
+                        .broadcast(pair: 0, value: 1), .broadcast(pair: 0, value: 2), .broadcast(pair: 0, value: 3),
+                        .listen(listener: 0), .broadcast(pair: 0, value: 4),
+                    ])) == [[1, 2, 3, 4]])
+        #expect(
+            received(
+                program(
+                    .warm(2), [plain, plain],
+                    [
+                        .broadcast(pair: 0, value: 1), .broadcast(pair: 0, value: 2), .broadcast(pair: 0, value: 3),
+                        .listen(listener: 0), .broadcast(pair: 0, value: 4), .listen(listener: 1),
+                        .broadcast(pair: 0, value: 5),
+                    ])) == [[2, 3, 4, 5], [3, 4, 5]])
+        #expect(
+            received(
+                program(
+                    .hot, [plain], [.broadcast(pair: 0, value: 1), .listen(listener: 0), .broadcast(pair: 0, value: 3)])
+            ) == [[3]])
     }
 
     @Test func modelQueuesReentrantBroadcasts() {
-        let a = ModelListenerSpec(receiver: 0, reactions: [ModelReaction(call: 0, action: .broadcast(pair: 0, value: 2))])
-        let log = ModelRun<ReferenceModel>(program(.hot, [a, plain], [.listen(listener: 0), .listen(listener: 1), .broadcast(pair: 0, value: 1)])).log
-        #expect(log.suffix(6) == [.received(listener: 0, wave: 1), .broadcastReturned(pair: 0, value: 2), .received(listener: 1, wave: 1),
-                                  .received(listener: 0, wave: 2), .received(listener: 1, wave: 2), .broadcastReturned(pair: 0, value: 1)])
+        let a = ModelListenerSpec(
+            receiver: 0, reactions: [ModelReaction(call: 0, action: .broadcast(pair: 0, value: 2))])
+        let log = ModelRun<ReferenceModel>(
+            program(.hot, [a, plain], [.listen(listener: 0), .listen(listener: 1), .broadcast(pair: 0, value: 1)])
+        ).log
+        #expect(
+            log.suffix(6) == [
+                .received(listener: 0, wave: 1), .broadcastReturned(pair: 0, value: 2), .received(listener: 1, wave: 1),
+                .received(listener: 0, wave: 2), .received(listener: 1, wave: 2), .broadcastReturned(pair: 0, value: 1),
+            ])
     }
 
     @Test func modelJoinsDuringDeliveryByCallOrder() {
         func joiner(_ actions: [ModelAction], _ strategy: ModelStrategy) -> [Int] {
             let a = ModelListenerSpec(receiver: 0, reactions: actions.map { ModelReaction(call: 0, action: $0) })
-            return received(program(strategy, [a, plain], [.listen(listener: 0), .broadcast(pair: 0, value: 1), .broadcast(pair: 0, value: 3)]))[1]
+            return received(
+                program(
+                    strategy, [a, plain],
+                    [.listen(listener: 0), .broadcast(pair: 0, value: 1), .broadcast(pair: 0, value: 3)]))[1]
         }
         #expect(joiner([.broadcast(pair: 0, value: 2), .listen(listener: 1)], .hot) == [3])
         #expect(joiner([.listen(listener: 1), .broadcast(pair: 0, value: 2)], .hot) == [2, 3])
@@ -112,13 +146,20 @@ import Testing
     @Test func modelDropsWavesForADisposedListener() {
         // A disposes B while wave 1 is on its way to B: B gets nothing.
         let a = ModelListenerSpec(receiver: 0, reactions: [ModelReaction(call: 0, action: .dispose(listener: 1))])
-        #expect(received(program(.hot, [a, plain], [.listen(listener: 0), .listen(listener: 1), .broadcast(pair: 0, value: 1)])) == [[1], []])
+        #expect(
+            received(
+                program(.hot, [a, plain], [.listen(listener: 0), .listen(listener: 1), .broadcast(pair: 0, value: 1)]))
+                == [[1], []])
     }
 
     @Test func modelRunsOperatorsPerListener() {
-        var program = program(.warm(2), [ModelListenerSpec(receiver: 1, reactions: []), ModelListenerSpec(receiver: 1, reactions: [])],
-                              [.listen(listener: 0), .broadcast(pair: 0, value: 1), .broadcast(pair: 0, value: 2), .listen(listener: 1),
-                               .broadcast(pair: 0, value: 3)])
+        var program = program(
+            .warm(2), [ModelListenerSpec(receiver: 1, reactions: []), ModelListenerSpec(receiver: 1, reactions: [])],
+            [
+                .listen(listener: 0), .broadcast(pair: 0, value: 1), .broadcast(pair: 0, value: 2),
+                .listen(listener: 1),
+                .broadcast(pair: 0, value: 3),
+            ])
         program.receivers.append(ModelReceiverSpec(pair: 0, operators: [.skip(1), .take(1)]))
         #expect(received(program) == [[2], [2]])
     }

@@ -106,11 +106,12 @@ import Testing
         var late: [Int] = []
         mapped.listen { late.append($0) }
         transmitter.broadcast(4)
-        let expected: [Int] = switch strategy {
-        case .hot: [40]
-        case .warm: [20, 30, 40]
-        case .cold: [10, 20, 30, 40]
-        }
+        let expected: [Int] =
+            switch strategy {
+            case .hot: [40]
+            case .warm: [20, 30, 40]
+            case .cold: [10, 20, 30, 40]
+            }
         #expect(late == expected)
     }
 

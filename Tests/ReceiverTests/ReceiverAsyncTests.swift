@@ -89,11 +89,12 @@ import Testing
         do {
             let token = Token()
             released = token
-            stream = receiver.map { [token] wave in
-                token.touch()
-                calls.count += 1
-                return wave
-            }.values
+            stream =
+                receiver.map { [token] wave in
+                    token.touch()
+                    calls.count += 1
+                    return wave
+                }.values
         }
         let (received, receiving) = Self.signal()
         let consumer = Task {
@@ -120,10 +121,11 @@ import Testing
         transmitter.broadcast(1)
         let calls = Calls()
         do {
-            _ = receiver.map { wave in
-                calls.count += 1
-                return wave
-            }.values
+            _ =
+                receiver.map { wave in
+                    calls.count += 1
+                    return wave
+                }.values
         }
         #expect(calls.count == 1)  // the replay went into the dropped stream's buffer
 

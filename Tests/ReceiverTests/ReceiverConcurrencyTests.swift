@@ -12,7 +12,11 @@ import Testing
     @Test(arguments: allStrategies)
     func concurrentBroadcastsReachEveryListenerOnceInOneOrder(strategy: Receiver<Int>.Strategy) {
         let (transmitter, receiver) = Receiver<Int>.make(with: strategy)
-        final class Log { var waves: [Int] = []; var inFlight = 0; var overlaps = 0 }
+        final class Log {
+            var waves: [Int] = []
+            var inFlight = 0
+            var overlaps = 0
+        }
         let logs = [Log(), Log(), Log()]
         for log in logs {
             receiver.listen { wave in
@@ -32,7 +36,8 @@ import Testing
         #expect(logs.map(\.overlaps) == [0, 0, 0])
         for worker in 0..<Self.workers {
             let fromWorker = order.filter { $0 / 1_000_000 == worker }
-            #expect(fromWorker.elementsEqual((0..<Self.wavesPerWorker).map { worker * 1_000_000 + $0 }), "FIFO per thread")
+            #expect(
+                fromWorker.elementsEqual((0..<Self.wavesPerWorker).map { worker * 1_000_000 + $0 }), "FIFO per thread")
         }
     }
 
@@ -123,9 +128,15 @@ import Testing
 
     @Test func listenAndDisposeChurnDoesNotDisturbOtherListeners() {
         let (transmitter, receiver) = Receiver<Int>.make(with: .warm(upTo: 3))
-        final class Log { var sum = 0; var count = 0 }
+        final class Log {
+            var sum = 0
+            var count = 0
+        }
         let steady = Log()
-        receiver.listen { steady.sum += $0; steady.count += 1 }
+        receiver.listen {
+            steady.sum += $0
+            steady.count += 1
+        }
         concurrently(4) { worker in
             if worker < 2 {
                 for _ in 0..<Self.wavesPerWorker { transmitter.broadcast(1) }

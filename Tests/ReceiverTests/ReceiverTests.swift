@@ -216,11 +216,12 @@ import Testing
             seenWhenListenReturned = inner
         }
         transmitter.broadcast(3)
-        let expected: [Int] = switch strategy {
-        case .hot: []
-        case .warm: [2, 3]
-        case .cold: [1, 2, 3]
-        }
+        let expected: [Int] =
+            switch strategy {
+            case .hot: []
+            case .warm: [2, 3]
+            case .cold: [1, 2, 3]
+            }
         #expect(seenWhenListenReturned == expected)
         #expect(inner == expected)
     }
@@ -321,10 +322,11 @@ import Testing
         var disposables: [any Disposable] = []
         // Listener 500 disposes every even listener, before and after itself: enough to compact.
         for index in 0..<1_000 {
-            disposables.append(receiver.listen { _ in
-                calls.append(index)
-                if index == 500 { for even in stride(from: 0, to: 1_000, by: 2) { disposables[even].dispose() } }
-            })
+            disposables.append(
+                receiver.listen { _ in
+                    calls.append(index)
+                    if index == 500 { for even in stride(from: 0, to: 1_000, by: 2) { disposables[even].dispose() } }
+                })
         }
         transmitter.broadcast(1)
         let odd = Array(stride(from: 501, to: 1_000, by: 2))

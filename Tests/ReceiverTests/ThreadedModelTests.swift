@@ -19,7 +19,8 @@ import Testing
 @Suite struct ThreadedModelTests {
     static let threads = 4
     static let operations = 300
-    static let rounds = ProcessInfo.processInfo.environment["RECEIVER_THREADED_ROUNDS"].flatMap { Int($0) }
+    static let rounds =
+        ProcessInfo.processInfo.environment["RECEIVER_THREADED_ROUNDS"].flatMap { Int($0) }
         ?? (ModelTests.underThreadSanitizer ? 3 : 6)
 
     @Test(arguments: [Receiver<Int>.Strategy.hot, .warm(upTo: 0), .warm(upTo: 1), .warm(upTo: 3), .cold])
@@ -58,7 +59,11 @@ private final class Track: @unchecked Sendable {
         waves.append(wave)
         lock.withLock {
             guard let disposer else { return }
-            if pthread_equal(disposer, pthread_self()) != 0 { callsOnDisposerAfterDispose += 1 } else { callsElsewhereAfterDispose += 1 }
+            if pthread_equal(disposer, pthread_self()) != 0 {
+                callsOnDisposerAfterDispose += 1
+            } else {
+                callsElsewhereAfterDispose += 1
+            }
         }
         inFlight -= 1
     }
@@ -97,10 +102,13 @@ private final class Round: @unchecked Sendable {
 
     func run() -> [String] {
         let skipping = receiver.skip(count: 1)
-        let disposables = throughout.map { track in receiver.listen { track.record($0) } }
-            + [receiver.map { $0 * 2 }.listen { [mapped] in mapped.record($0) },
-               receiver.take(count: Self.taking).listen { [taken] in taken.record($0) },
-               receiver.listen { [unowned self] in react(to: $0) }]
+        let disposables =
+            throughout.map { track in receiver.listen { track.record($0) } }
+            + [
+                receiver.map { $0 * 2 }.listen { [mapped] in mapped.record($0) },
+                receiver.take(count: Self.taking).listen { [taken] in taken.record($0) },
+                receiver.listen { [unowned self] in react(to: $0) },
+            ]
             + skipped.map { track in skipping.listen { track.record($0) } }
         let group = DispatchGroup()
         for thread in 0..<ThreadedModelTests.threads {
@@ -177,37 +185,58 @@ private final class Round: @unchecked Sendable {
         func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
             if !condition { failures.append(message()) }
         }
-        let sent = (0..<ThreadedModelTests.threads).map { thread in order.filter { $0 < reaction && $0 / stride == thread }.count }
-        expect(order.count == sent.reduce(0, +) + reactions.count, "the order has \(order.count) waves; \(sent) from threads and \(reactions.count) reactions were broadcast")
+        let sent = (0..<ThreadedModelTests.threads).map { thread in
+            order.filter { $0 < reaction && $0 / stride == thread }.count
+        }
+        expect(
+            order.count == sent.reduce(0, +) + reactions.count,
+            "the order has \(order.count) waves; \(sent) from threads and \(reactions.count) reactions were broadcast")
         expect(Set(order).count == order.count, "a wave arrives twice in the order everyone sees")
         let position = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         for thread in sent.indices {
             let own = order.filter { $0 < reaction && $0 / stride == thread }
-            expect(own == (0..<own.count).map { thread * stride + $0 }, "thread \(thread)'s broadcasts arrive out of order")
+            expect(
+                own == (0..<own.count).map { thread * stride + $0 }, "thread \(thread)'s broadcasts arrive out of order"
+            )
         }
         for trigger in reactions {
-            expect((position[trigger] ?? .max) < (position[reaction + trigger] ?? -1), "a reaction to \(trigger) arrives before it")
+            expect(
+                (position[trigger] ?? .max) < (position[reaction + trigger] ?? -1),
+                "a reaction to \(trigger) arrives before it")
         }
         expect(throughout.allSatisfy { $0.waves == order }, "listeners present throughout see different sequences")
         expect(reactor.waves == order, "the reacting listener sees a different sequence")
         expect(mapped.waves == order.map { $0 * 2 }, "a mapped listener sees something else than the order, mapped")
-        expect(taken.waves == Array(order.prefix(Self.taking)), "take(count:) passes something else than the first waves")
-        expect(skipped.allSatisfy { $0.waves == Array(order.dropFirst()) }, "skip(count: 1) passes something else than all but the first wave")
+        expect(
+            taken.waves == Array(order.prefix(Self.taking)), "take(count:) passes something else than the first waves")
+        expect(
+            skipped.allSatisfy { $0.waves == Array(order.dropFirst()) },
+            "skip(count: 1) passes something else than all but the first wave")
 
         let every = throughout + skipped + [mapped, taken, reactor] + joiners.flatMap(\.all) + allNested
         expect(every.allSatisfy { $0.overlaps == 0 }, "calls to one listener overlapped")
-        expect(every.allSatisfy { $0.callsOnDisposerAfterDispose == 0 }, "a handler was called on the disposing thread after dispose() returned")
-        expect(every.allSatisfy { $0.callsElsewhereAfterDispose <= 1 }, "a handler was called more than once after dispose() returned")
+        expect(
+            every.allSatisfy { $0.callsOnDisposerAfterDispose == 0 },
+            "a handler was called on the disposing thread after dispose() returned")
+        expect(
+            every.allSatisfy { $0.callsElsewhereAfterDispose <= 1 },
+            "a handler was called more than once after dispose() returned")
 
         for track in joiners.flatMap(\.all) + allNested {
             let waves = track.waves
             if let first = waves.first {
-                guard let start = position[first], start + waves.count <= order.count, Array(order[start..<(start + waves.count)]) == waves else {
-                    failures.append("a joiner's waves are not one run of the order (a gap, a duplicate, or a wave out of place): \(waves.prefix(20))")
+                guard let start = position[first], start + waves.count <= order.count,
+                    Array(order[start..<(start + waves.count)]) == waves
+                else {
+                    failures.append(
+                        "a joiner's waves are not one run of the order (a gap, a duplicate, or a wave out of place): \(waves.prefix(20))"
+                    )
                     continue
                 }
                 if strategy == .cold { expect(start == 0, "a cold joiner missed the first waves") }
-                if track.stillListeningAtEnd { expect(start + waves.count == order.count, "a joiner still listening stopped receiving") }
+                if track.stillListeningAtEnd {
+                    expect(start + waves.count == order.count, "a joiner still listening stopped receiving")
+                }
             }
             guard let thread = track.thread else { continue }
             // Before and after in the order of the calls on its own thread. A disposed joiner may
@@ -217,9 +246,13 @@ private final class Round: @unchecked Sendable {
             expect(own.allSatisfy { $0 < limit }, "a joiner got a wave its thread broadcast after dispose() returned")
             if strategy == .hot || strategy == .warm(upTo: 0) {
                 let listened = track.ownBroadcastsAtListen
-                expect(own.first.map { $0 == listened } ?? true, "a hot joiner got a wave its thread broadcast before it listened, or missed the first one after")
+                expect(
+                    own.first.map { $0 == listened } ?? true,
+                    "a hot joiner got a wave its thread broadcast before it listened, or missed the first one after")
                 if track.stillListeningAtEnd, listened < sent[thread] {
-                    expect(own.first == listened, "a hot joiner still listening missed its thread's first broadcast after it listened")
+                    expect(
+                        own.first == listened,
+                        "a hot joiner still listening missed its thread's first broadcast after it listened")
                 }
             }
         }

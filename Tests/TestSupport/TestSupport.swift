@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AllPublicDeclarationsHaveDocumentation
+
+// (These helpers are public only to be shared between the two test targets.)
 // Helpers shared by both test targets. They use Foundation's lock, not the library's, so that
 // they keep working whatever the library under test does.
 import Foundation

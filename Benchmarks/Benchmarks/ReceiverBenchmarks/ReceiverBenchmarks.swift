@@ -164,7 +164,9 @@ func registerListenDispose() {
             ("", { $0 }), (" map", { $0.map { $0 } }),
         ]
         for kind in kinds {
-            Benchmark("W3 Receiver\(kind.name) listen + dispose, \(others) others", configuration: configuration(units: units)) { benchmark in
+            Benchmark(
+                "W3 Receiver\(kind.name) listen + dispose, \(others) others", configuration: configuration(units: units)
+            ) { benchmark in
                 let (pair, rest) = (Tally(), Tally()), handler = pair.handler()
                 let (transmitter, receiver) = Receiver<Int>.make(with: .hot)
                 let listened = kind.derive(receiver)
@@ -179,7 +181,8 @@ func registerListenDispose() {
             }
         }
 
-        Benchmark("W3 OpenCombine sink + cancel, \(others) others", configuration: configuration(units: units)) { benchmark in
+        Benchmark("W3 OpenCombine sink + cancel, \(others) others", configuration: configuration(units: units)) {
+            benchmark in
             let (pair, rest) = (Tally(), Tally()), handler = pair.handler()
             let subject = PassthroughSubject<Int, Never>()
             let cancellables = (0..<others).map { _ in subject.sink(receiveValue: rest.handler()) }
@@ -200,7 +203,8 @@ func registerWarm() {
     let units = BenchmarkScalingFactor.kilo, n = units.rawValue
 
     for limit in [64, 4096] {
-        Benchmark("W4 Receiver .warm(upTo: \(limit)) broadcast", configuration: configuration(units: units)) { benchmark in
+        Benchmark("W4 Receiver .warm(upTo: \(limit)) broadcast", configuration: configuration(units: units)) {
+            benchmark in
             let tally = Tally()
             let (transmitter, receiver) = Receiver<Int>.make(with: .warm(upTo: limit))
             for wave in 0..<limit { transmitter.broadcast(wave) }  // full: every broadcast overwrites
@@ -237,7 +241,9 @@ func registerWarm() {
     }
 
     // OpenCombine has no replay-n subject; its closest is CurrentValueSubject, which keeps one.
-    Benchmark("W4 OpenCombine CurrentValueSubject late subscriber (1 value)", configuration: configuration(units: units)) { benchmark in
+    Benchmark(
+        "W4 OpenCombine CurrentValueSubject late subscriber (1 value)", configuration: configuration(units: units)
+    ) { benchmark in
         let tally = Tally(), handler = tally.handler(), subject = CurrentValueSubject<Int, Never>(7)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { subject.sink(receiveValue: handler).cancel() }
@@ -255,7 +261,8 @@ func registerChain() {
     Benchmark("W5 Receiver map → filter → map → skipRepeats", configuration: configuration(units: units)) { benchmark in
         let tally = Tally()
         let (transmitter, receiver) = Receiver<Int>.make()
-        let disposable = receiver
+        let disposable =
+            receiver
             .map { $0 &* 2 }
             .filter { $0 % 3 != 0 }
             .map { $0 &+ 1 }
@@ -268,9 +275,11 @@ func registerChain() {
         tally.expect(count: passed.count, sum: passed.reduce(0, &+), "W5 Receiver chain")
     }
 
-    Benchmark("W5 OpenCombine map → filter → map → removeDuplicates", configuration: configuration(units: units)) { benchmark in
+    Benchmark("W5 OpenCombine map → filter → map → removeDuplicates", configuration: configuration(units: units)) {
+        benchmark in
         let tally = Tally(), subject = PassthroughSubject<Int, Never>()
-        let cancellable = subject
+        let cancellable =
+            subject
             .map { $0 &* 2 }
             .filter { $0 % 3 != 0 }
             .map { $0 &+ 1 }

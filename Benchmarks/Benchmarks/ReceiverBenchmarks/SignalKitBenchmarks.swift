@@ -41,20 +41,24 @@ func registerBytesPerLiveSubscription() {
 
     bytesPerLiveSubscription("W9 ValuePromise get() |> five maps, started") {
         let promise = ValuePromise<Int>(0)
-        return (subscribe: {
-            promise.get()
-                |> map { $0 &+ 1 } |> map { $0 &+ 1 } |> map { $0 &+ 1 } |> map { $0 &+ 1 } |> map { $0 &+ 1 }
-                |> { $0.start(next: { _ in }) }
-        }, end: { $0.dispose() })
+        return (
+            subscribe: {
+                promise.get()
+                    |> map { $0 &+ 1 } |> map { $0 &+ 1 } |> map { $0 &+ 1 } |> map { $0 &+ 1 } |> map { $0 &+ 1 }
+                    |> { $0.start(next: { _ in }) }
+            }, end: { $0.dispose() }
+        )
     }
 
     bytesPerLiveSubscription("W9 OpenCombine CurrentValueSubject five .map, sink") {
         let subject = CurrentValueSubject<Int, Never>(0)
-        return (subscribe: {
-            subject
-                .map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }
-                .sink { _ in }
-        }, end: { $0.cancel() })
+        return (
+            subscribe: {
+                subject
+                    .map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }
+                    .sink { _ in }
+            }, end: { $0.cancel() }
+        )
     }
 
     bytesPerLiveSubscription("W9 OpenCombine latest of three CurrentValueSubjects (flatMap + scan), sink") {
@@ -62,7 +66,9 @@ func registerBytesPerLiveSubscription() {
         return (subscribe: { latestOfThree(subjects).sink { _ in } }, end: { $0.cancel() })
     }
 
-    bytesPerLiveSubscription("W9 OpenCombine CurrentValueSubject map + switchToLatest (inner: a CurrentValueSubject), sink") {
+    bytesPerLiveSubscription(
+        "W9 OpenCombine CurrentValueSubject map + switchToLatest (inner: a CurrentValueSubject), sink"
+    ) {
         let (outer, inner) = (CurrentValueSubject<Int, Never>(0), CurrentValueSubject<Int, Never>(7))
         return (subscribe: { outer.map { _ in inner }.switchToLatest().sink { _ in } }, end: { $0.cancel() })
     }
@@ -87,10 +93,14 @@ func registerNeverStartDispose() {
         tally.expect(count: 0, sum: 0, "W10 never()")
     }
 
-    Benchmark("W10 OpenCombine Empty(completeImmediately: false) sink + cancel", configuration: configuration(units: units)) { benchmark in
+    Benchmark(
+        "W10 OpenCombine Empty(completeImmediately: false) sink + cancel", configuration: configuration(units: units)
+    ) { benchmark in
         let tally = Tally(), handler = tally.handler()
         benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { Empty<Int, Never>(completeImmediately: false).sink(receiveValue: handler).cancel() }
+        for _ in benchmark.scaledIterations {
+            Empty<Int, Never>(completeImmediately: false).sink(receiveValue: handler).cancel()
+        }
         benchmark.stopMeasurement()
         tally.expect(count: 0, sum: 0, "W10 OpenCombine Empty")
     }
@@ -115,7 +125,8 @@ func registerFiveMaps() {
     Benchmark("W11 ValuePromise set |> five maps", configuration: configuration(units: units)) { benchmark in
         let tally = Tally()
         let promise = ValuePromise<Int>(-maps, ignoreRepeated: false)
-        let disposable = (promise.get()
+        let disposable =
+            (promise.get()
             |> map { $0 &+ 1 } |> map { $0 &+ 1 } |> map { $0 &+ 1 } |> map { $0 &+ 1 } |> map { $0 &+ 1 })
             .start(next: tally.handler())
         tally.expect(count: 1, sum: 0, "W11 ValuePromise: the current value, at start")
@@ -127,10 +138,12 @@ func registerFiveMaps() {
         tally.expect(count: n, sum: expectedSum, "W11 ValuePromise five maps")
     }
 
-    Benchmark("W11 OpenCombine CurrentValueSubject send, five .map", configuration: configuration(units: units)) { benchmark in
+    Benchmark("W11 OpenCombine CurrentValueSubject send, five .map", configuration: configuration(units: units)) {
+        benchmark in
         let tally = Tally()
         let subject = CurrentValueSubject<Int, Never>(-maps)
-        let cancellable = subject
+        let cancellable =
+            subject
             .map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }
             .sink(receiveValue: tally.handler())
         tally.expect(count: 1, sum: 0, "W11 OpenCombine: the current value, at sink")
@@ -175,7 +188,10 @@ func registerCombineLatestUpdate() {
         tally.expect(count: n, sum: sumOfWaves(n) + 3 * n, "W12 floor")
     }
 
-    Benchmark("W12 OpenCombine latest of three CurrentValueSubjects (flatMap + scan) send", configuration: configuration(units: units)) { benchmark in
+    Benchmark(
+        "W12 OpenCombine latest of three CurrentValueSubjects (flatMap + scan) send",
+        configuration: configuration(units: units)
+    ) { benchmark in
         let tally = Tally(), subjects = (0..<3).map { CurrentValueSubject<Int, Never>($0) }
         let cancellable = latestOfThree(subjects).sink(receiveValue: tally.handler())
         tally.expect(count: 1, sum: 3, "W12 OpenCombine: the first complete set, at sink")
@@ -193,7 +209,10 @@ func registerCombineLatestUpdate() {
 func registerSwitch() {
     let units = BenchmarkScalingFactor.kilo, n = units.rawValue, innerValue = 7
 
-    Benchmark("W13 floor: a new closure swapped into a locked slot, and a handler call", configuration: configuration(units: units)) { benchmark in
+    Benchmark(
+        "W13 floor: a new closure swapped into a locked slot, and a handler call",
+        configuration: configuration(units: units)
+    ) { benchmark in
         let tally = Tally(), handler = tally.handler(), ended = Tally(), slot = LockedSlot()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
@@ -205,7 +224,8 @@ func registerSwitch() {
         precondition(ended.sum == n - 1, "W13 floor: \(ended.sum) inner subscriptions ended, expected \(n - 1)")
     }
 
-    Benchmark("W13 OpenCombine map + switchToLatest, outer send", configuration: configuration(units: units)) { benchmark in
+    Benchmark("W13 OpenCombine map + switchToLatest, outer send", configuration: configuration(units: units)) {
+        benchmark in
         let tally = Tally()
         let (outer, inner) = (CurrentValueSubject<Int, Never>(-1), CurrentValueSubject<Int, Never>(innerValue))
         let cancellable = outer.map { _ in inner }.switchToLatest().sink(receiveValue: tally.handler())
@@ -249,7 +269,8 @@ func registerDeliverOn() {
         tally.expect(count: n, sum: sumOfWaves(n), "W14 floor")
     }
 
-    Benchmark("W14 ValuePromise set |> deliverOn(serial Queue)", configuration: configuration(units: units)) { benchmark in
+    Benchmark("W14 ValuePromise set |> deliverOn(serial Queue)", configuration: configuration(units: units)) {
+        benchmark in
         let tally = Tally(), done = DispatchSemaphore(value: 0), queue = Queue(name: "W14 Receiver")
         let promise = ValuePromise<Int>(-1, ignoreRepeated: false)
         let disposable = (promise.get() |> deliverOn(queue)).start(next: hopHandler(tally, last: n - 1, done: done))
@@ -262,10 +283,14 @@ func registerDeliverOn() {
         tally.expect(count: n, sum: sumOfWaves(n), "W14 deliverOn")
     }
 
-    Benchmark("W14 OpenCombine CurrentValueSubject send, receive(on: DispatchQueue)", configuration: configuration(units: units)) { benchmark in
+    Benchmark(
+        "W14 OpenCombine CurrentValueSubject send, receive(on: DispatchQueue)",
+        configuration: configuration(units: units)
+    ) { benchmark in
         let tally = Tally(), done = DispatchSemaphore(value: 0), queue = DispatchQueue(label: "W14 OpenCombine")
         let subject = CurrentValueSubject<Int, Never>(-1)
-        let cancellable = subject.receive(on: queue.ocombine).sink(receiveValue: hopHandler(tally, last: n - 1, done: done))
+        let cancellable = subject.receive(on: queue.ocombine).sink(
+            receiveValue: hopHandler(tally, last: n - 1, done: done))
         done.wait()  // the current value
         benchmark.startMeasurement()
         for wave in benchmark.scaledIterations { subject.send(wave) }
@@ -281,7 +306,9 @@ func registerDeliverOn() {
 func registerMetaDisposableSet() {
     let units = BenchmarkScalingFactor.kilo, n = units.rawValue
 
-    Benchmark("W15 floor: swap a closure in a locked slot, call the old one", configuration: configuration(units: units)) { benchmark in
+    Benchmark(
+        "W15 floor: swap a closure in a locked slot, call the old one", configuration: configuration(units: units)
+    ) { benchmark in
         let ended = Tally(), slot = LockedSlot()
         let occupants = (0..<n).map { _ in makeClosure(ended, 1) }
         benchmark.startMeasurement()
@@ -301,7 +328,9 @@ func registerMetaDisposableSet() {
     }
 
     // OpenCombine has no slot type: the nearest is a stored AnyCancellable, cancelled when replaced.
-    Benchmark("W15 OpenCombine AnyCancellable slot: cancel the old, store the new", configuration: configuration(units: units)) { benchmark in
+    Benchmark(
+        "W15 OpenCombine AnyCancellable slot: cancel the old, store the new", configuration: configuration(units: units)
+    ) { benchmark in
         let ended = Tally()
         let occupants = (0..<n).map { _ in AnyCancellable(makeClosure(ended, 1)) }
         var current: AnyCancellable?

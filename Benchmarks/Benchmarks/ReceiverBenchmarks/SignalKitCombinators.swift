@@ -11,21 +11,26 @@ import ReceiverSignalKit
 func registerSignalKitCombinators() {
     bytesPerLiveSubscription("W9 combineLatest of three ValuePromises, started") {
         let promises = (0..<3).map { ValuePromise<Int>($0) }
-        return (subscribe: {
-            combineLatest(promises[0].get(), promises[1].get(), promises[2].get()).start(next: { _ in })
-        }, end: { $0.dispose() })
+        return (
+            subscribe: {
+                combineLatest(promises[0].get(), promises[1].get(), promises[2].get()).start(next: { _ in })
+            }, end: { $0.dispose() }
+        )
     }
 
     bytesPerLiveSubscription("W9 ValuePromise get() |> mapToSignal (inner: a ValuePromise get()), started") {
         let (outer, inner) = (ValuePromise<Int>(0), ValuePromise<Int>(7))
-        return (subscribe: {
-            (outer.get() |> mapToSignal { _ in inner.get() }).start(next: { _ in })
-        }, end: { $0.dispose() })
+        return (
+            subscribe: {
+                (outer.get() |> mapToSignal { _ in inner.get() }).start(next: { _ in })
+            }, end: { $0.dispose() }
+        )
     }
 
     let units = BenchmarkScalingFactor.kilo, n = units.rawValue, innerValue = 7
 
-    Benchmark("W12 combineLatest of three ValuePromises, one set", configuration: configuration(units: units)) { benchmark in
+    Benchmark("W12 combineLatest of three ValuePromises, one set", configuration: configuration(units: units)) {
+        benchmark in
         let tally = Tally(), handler = tally.handler()
         let promises = (0..<3).map { ValuePromise<Int>($0, ignoreRepeated: false) }
         let disposable = combineLatest(promises[0].get(), promises[1].get(), promises[2].get())
@@ -39,7 +44,9 @@ func registerSignalKitCombinators() {
         tally.expect(count: n, sum: sumOfWaves(n) + 3 * n, "W12 combineLatest")
     }
 
-    Benchmark("W13 ValuePromise set |> mapToSignal (inner: a ValuePromise get())", configuration: configuration(units: units)) { benchmark in
+    Benchmark(
+        "W13 ValuePromise set |> mapToSignal (inner: a ValuePromise get())", configuration: configuration(units: units)
+    ) { benchmark in
         let tally = Tally()
         let (outer, inner) = (ValuePromise<Int>(-1, ignoreRepeated: false), ValuePromise<Int>(innerValue))
         let disposable = (outer.get() |> mapToSignal { _ in inner.get() }).start(next: tally.handler())

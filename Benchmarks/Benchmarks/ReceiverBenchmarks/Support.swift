@@ -54,8 +54,9 @@ final class Tally: @unchecked Sendable {  // written only by serialized deliveri
     }
 
     func expect(count: Int, sum: Int, _ name: StaticString) {
-        precondition(self.count == count && self.sum == sum,
-                     "\(name): received \(self.count) waves summing to \(self.sum), expected \(count) summing to \(sum)")
+        precondition(
+            self.count == count && self.sum == sum,
+            "\(name): received \(self.count) waves summing to \(self.sum), expected \(count) summing to \(sum)")
     }
 }
 
@@ -116,11 +117,15 @@ func residentBytes() -> Int {
     guard let file = fopen("/proc/self/statm", "r") else { return 0 }
     defer { fclose(file) }
     var size = 0, resident = 0
-    guard withUnsafeMutablePointer(to: &size, { sizePointer in
-        withUnsafeMutablePointer(to: &resident) { residentPointer in
-            withVaList([sizePointer, residentPointer]) { vfscanf(file, "%ld %ld", $0) }
-        }
-    }) == 2 else { return 0 }
+    guard
+        withUnsafeMutablePointer(
+            to: &size,
+            { sizePointer in
+                withUnsafeMutablePointer(to: &resident) { residentPointer in
+                    withVaList([sizePointer, residentPointer]) { vfscanf(file, "%ld %ld", $0) }
+                }
+            }) == 2
+    else { return 0 }
     return resident * Int(sysconf(Int32(_SC_PAGESIZE)))
     #else
     return 0
@@ -137,8 +142,10 @@ func mallocedBytes() -> Int { Int(receiver_malloced_bytes()) }
 /// malloc holds for it (chunk sizes, as `mallocedBytes()` sees them, less the interposer's header:
 /// see `bytesPerLiveSubscription(_:_:)`), the bytes asked of malloc, and the allocations.
 let bytesPerLiveSubscription = BenchmarkMetric.custom("Bytes per live subscription", useScalingFactor: false)
-let requestedBytesPerLiveSubscription = BenchmarkMetric.custom("Requested bytes per live subscription", useScalingFactor: false)
-let allocationsPerLiveSubscription = BenchmarkMetric.custom("Allocations per live subscription", useScalingFactor: false)
+let requestedBytesPerLiveSubscription = BenchmarkMetric.custom(
+    "Requested bytes per live subscription", useScalingFactor: false)
+let allocationsPerLiveSubscription = BenchmarkMetric.custom(
+    "Allocations per live subscription", useScalingFactor: false)
 
 /// How many subscriptions W9 keeps alive at once (1,000 in a smoke run).
 let liveSubscriptions = isSmokeRun ? 1_000 : 10_000
@@ -177,8 +184,10 @@ func bytesPerLiveSubscription<Live>(
         for _ in 0..<liveSubscriptions { live.append(subscribe()) }
         let (bytesAfter, countsAfter) = (mallocedBytes(), MallocInterposerSwift.getStatistics())
         benchmark.stopMeasurement()
-        let allocations = (countsAfter.mallocCount - countsBefore.mallocCount) - (countsAfter.freeCount - countsBefore.freeCount)
-        let requested = (countsAfter.mallocBytesCount - countsBefore.mallocBytesCount)
+        let allocations =
+            (countsAfter.mallocCount - countsBefore.mallocCount) - (countsAfter.freeCount - countsBefore.freeCount)
+        let requested =
+            (countsAfter.mallocBytesCount - countsBefore.mallocBytesCount)
             - (countsAfter.freeBytesCount - countsBefore.freeBytesCount)
         let held = bytesAfter - bytesBefore - 16 * allocations
         func perSubscription(_ total: Int) -> Int { (total + liveSubscriptions / 2) / liveSubscriptions }

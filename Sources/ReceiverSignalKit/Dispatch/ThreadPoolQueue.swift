@@ -49,6 +49,6 @@ public final class ThreadPoolQueue: Equatable, Sendable {
 ///   - lhs: A lane.
 ///   - rhs: Another lane.
 /// - Returns: `lhs === rhs`.
-public func ==(lhs: ThreadPoolQueue, rhs: ThreadPoolQueue) -> Bool {
+public func == (lhs: ThreadPoolQueue, rhs: ThreadPoolQueue) -> Bool {
     lhs === rhs
 }

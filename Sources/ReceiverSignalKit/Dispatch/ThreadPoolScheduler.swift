@@ -1,4 +1,5 @@
 internal import Dispatch
+
 #if canImport(ObjectiveC)
 internal import ObjectiveC  // autoreleasepool, as SwiftSignalKit drains one per task
 #endif

@@ -32,6 +32,8 @@ public final class Timer: Sendable {
     /// The running source and the number of its run, so that a one-shot run ends only itself.
     private let run = Locked<(source: (any DispatchSourceTimer)?, number: Int)>((nil, 0))
 
+    // swift-format-ignore: ValidateDocumentationComments
+    // (It reads the backticks of `repeat` as part of the parameter's name.)
     /// Makes a stopped timer whose completion takes no argument.
     ///
     /// ```swift
@@ -49,6 +51,8 @@ public final class Timer: Sendable {
         self.init(timeout: timeout, repeat: `repeat`, completion: { (_: Timer) in completion() }, queue: queue)
     }
 
+    // swift-format-ignore: ValidateDocumentationComments
+    // (It reads the backticks of `repeat` as part of the parameter's name.)
     /// Makes a stopped timer whose completion receives the timer (to invalidate it, say).
     ///
     /// ```swift

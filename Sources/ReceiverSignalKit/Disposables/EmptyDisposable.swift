@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+
+// (SwiftSignalKit's own names, kept so that its client code compiles.)
 /// A disposable that does nothing: for generators with nothing to stop.
 ///
 /// ```swift

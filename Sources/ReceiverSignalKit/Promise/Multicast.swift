@@ -68,7 +68,8 @@ public final class Multicast<T> {
             let listening = channel.receiver.listen { next?($0) }
             if isFirst {
                 let transmitter = channel.transmitter
-                channel.upstream.set(signal.start(next: { transmitter.broadcast($0) }, completed: { self.forget(key, channel) }))
+                channel.upstream.set(
+                    signal.start(next: { transmitter.broadcast($0) }, completed: { self.forget(key, channel) }))
             }
             return ActionDisposable {
                 listening.dispose()

@@ -1,6 +1,8 @@
 // async/await for signals: `values` as an async sequence, `first()` as one awaited value.
 
 extension Signal where T: Sendable, E: Error {
+    // Disfavoured so that a signal that cannot fail gets the non-throwing `values` below: the two
+    // overloads are otherwise ambiguous in a `for await` loop.
     /// The values as an async sequence that finishes when the signal completes and throws its
     /// error. Each iteration starts the signal once; ending the loop (or cancelling its task)
     /// disposes that start. The buffer is unbounded.
@@ -8,18 +10,17 @@ extension Signal where T: Sendable, E: Error {
     /// ```swift
     /// for try await value in signal.values { print(value) }
     /// ```
-    // Disfavoured so that a signal that cannot fail gets the non-throwing `values` below: the two
-    // overloads are otherwise ambiguous in a `for await` loop.
     @_disfavoredOverload
     public var values: AsyncThrowingStream<T, any Error> {
         AsyncThrowingStream { continuation in
             let subscription = MetaDisposable()
             continuation.onTermination = { _ in subscription.dispose() }
-            subscription.set(start(
-                next: { continuation.yield($0) },
-                error: { continuation.finish(throwing: $0) },
-                completed: { continuation.finish() }
-            ))
+            subscription.set(
+                start(
+                    next: { continuation.yield($0) },
+                    error: { continuation.finish(throwing: $0) },
+                    completed: { continuation.finish() }
+                ))
         }
     }
 
@@ -45,11 +46,12 @@ extension Signal where T: Sendable, E: Error {
                     subscription.dispose()
                     waiter.withLock { $0.finish() }?.resume(with: result)
                 }
-                subscription.set(start(
-                    next: { finish(.success($0)) },
-                    error: { finish(.failure($0)) },
-                    completed: { finish(.success(nil)) }
-                ))
+                subscription.set(
+                    start(
+                        next: { finish(.success($0)) },
+                        error: { finish(.failure($0)) },
+                        completed: { finish(.success(nil)) }
+                    ))
             }
         } onCancel: {
             subscription.dispose()
@@ -116,17 +118,26 @@ extension Signal where E == NoError {
         await withCheckedContinuation { (continuation: CheckedContinuation<Unchecked<T>, Never>) in
             let resumed = Locked(false)
             let subscription = MetaDisposable()
-            subscription.set(start(
-                next: { value in
-                    guard resumed.withLock({ resumed in defer { resumed = true }; return !resumed }) else { return }
-                    subscription.dispose()
-                    continuation.resume(returning: Unchecked(value))
-                },
-                completed: {
-                    let hasValue = resumed.withLock { $0 }
-                    precondition(hasValue, "Signal.get() needs a value, but the signal completed without one; first() returns nil instead")
-                }
-            ))
+            subscription.set(
+                start(
+                    next: { value in
+                        guard
+                            resumed.withLock({ resumed in
+                                defer { resumed = true }
+                                return !resumed
+                            })
+                        else { return }
+                        subscription.dispose()
+                        continuation.resume(returning: Unchecked(value))
+                    },
+                    completed: {
+                        let hasValue = resumed.withLock { $0 }
+                        precondition(
+                            hasValue,
+                            "Signal.get() needs a value, but the signal completed without one; first() returns nil instead"
+                        )
+                    }
+                ))
         }.value
     }
 }

@@ -51,7 +51,12 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
         }
         guard isLooping else { return }
         var again = true
-        while again, let step = state.withLock({ state in state.isRequested = false; return state.step }) {
+        while again,
+            let step = state.withLock({ state in
+                state.isRequested = false
+                return state.step
+            })
+        {
             let started = step(self)
             let replaced: (any Disposable)?
             (replaced, again) = state.withLock { state in
@@ -93,17 +98,19 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
     { signal in
         Signal { subscriber in
             let starts = DisposableSet()
-            starts.add(signal.start(
-                next: { subscriber.putNext($0) },
-                error: { error in
-                    starts.add(f(error).start(
-                        next: { subscriber.putNext($0) },
-                        error: { subscriber.putError($0) },
-                        completed: { subscriber.putCompletion() }
-                    ))
-                },
-                completed: { subscriber.putCompletion() }
-            ))
+            starts.add(
+                signal.start(
+                    next: { subscriber.putNext($0) },
+                    error: { error in
+                        starts.add(
+                            f(error).start(
+                                next: { subscriber.putNext($0) },
+                                error: { subscriber.putError($0) },
+                                completed: { subscriber.putCompletion() }
+                            ))
+                    },
+                    completed: { subscriber.putCompletion() }
+                ))
             return starts
         }
     }
@@ -127,7 +134,8 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
 @inlinable public func restart<T, E>(_ signal: Signal<T, E>) -> Signal<T, E> {
     Signal { subscriber in
         Restarts.start { restarts in
-            signal.start(next: { subscriber.putNext($0) }, error: { subscriber.putError($0) }, completed: { restarts.request() })
+            signal.start(
+                next: { subscriber.putNext($0) }, error: { subscriber.putError($0) }, completed: { restarts.request() })
         }
     }
 }
@@ -162,7 +170,9 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
 ///   - maxDelay: The longest wait, in seconds.
 ///   - queue: Where the retries start.
 /// - Returns: A function from a signal to one that retries it until it completes.
-@inlinable public func retry<T, E>(_ delayIncrement: Double, maxDelay: Double, onQueue queue: Queue) -> (_ signal: Signal<T, E>) -> Signal<T, NoError> {
+@inlinable public func retry<T, E>(_ delayIncrement: Double, maxDelay: Double, onQueue queue: Queue) -> (
+    _ signal: Signal<T, E>
+) -> Signal<T, NoError> {
     { signal in
         Signal { subscriber in
             let delay = Locked(0.0)
@@ -204,7 +214,8 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
 ///   - queue: Where the retries start.
 /// - Returns: A function from a signal to one that retries it.
 @inlinable public func retry<T, E>(
-    retryOnError: @escaping (E) -> Bool, delayIncrement: Double, maxDelay: Double, maxRetries: Int?, onQueue queue: Queue
+    retryOnError: @escaping (E) -> Bool, delayIncrement: Double, maxDelay: Double, maxRetries: Int?,
+    onQueue queue: Queue
 ) -> (_ signal: Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal { subscriber in
@@ -243,7 +254,9 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
 @inlinable public func restartIfError<T, E>(_ signal: Signal<T, E>) -> Signal<T, NoError> {
     Signal { subscriber in
         Restarts.start { restarts in
-            signal.start(next: { subscriber.putNext($0) }, error: { _ in restarts.request() }, completed: { subscriber.putCompletion() })
+            signal.start(
+                next: { subscriber.putNext($0) }, error: { _ in restarts.request() },
+                completed: { subscriber.putCompletion() })
         }
     }
 }
@@ -275,7 +288,9 @@ extension RestartOrMapErrorCondition: Sendable where E: Sendable {}
 ///
 /// - Parameter condition: Decides, per error, between `.restart` and `.error(mapped)`.
 /// - Returns: A function from a signal to one that restarts or fails as `condition` says.
-@inlinable public func restartOrMapError<T, E, E2>(condition: @escaping (E) -> RestartOrMapErrorCondition<E2>) -> (Signal<T, E>) -> Signal<T, E2> {
+@inlinable public func restartOrMapError<T, E, E2>(condition: @escaping (E) -> RestartOrMapErrorCondition<E2>) -> (
+    Signal<T, E>
+) -> Signal<T, E2> {
     { signal in
         Signal { subscriber in
             Restarts.start { restarts in

@@ -34,7 +34,9 @@
 ///   - s2: The second input.
 /// - Returns: A signal of `(T1, T2)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>) -> Signal<(T1, T2), E> {
+public func combineLatest<T1, T2, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>) -> Signal<
+    (T1, T2), E
+> {
     combineLatestAny([.init(s1, on: queue), .init(s2, on: queue)]) { ($0[0] as! T1, $0[1] as! T2) }
 }
 
@@ -62,7 +64,9 @@ public func combineLatest<T1, T2, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _
 ///   - v2: The second input's value until it sends one.
 /// - Returns: A signal of `(T1, T2)` tuples, starting with `(v1, v2)`.
 @inlinable
-public func combineLatest<T1, T2, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ v1: T1, _ s2: Signal<T2, E>, _ v2: T2) -> Signal<(T1, T2), E> {
+public func combineLatest<T1, T2, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ v1: T1, _ s2: Signal<T2, E>, _ v2: T2)
+    -> Signal<(T1, T2), E>
+{
     combineLatestAny([.init(s1, on: queue), .init(s2, on: queue)], seed: [v1, v2]) { ($0[0] as! T1, $0[1] as! T2) }
 }
 
@@ -81,8 +85,12 @@ public func combineLatest<T1, T2, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _
 ///   - s3: Input 3 of 3, subscribed to in that order.
 /// - Returns: A signal of `(T1, T2, T3)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>) -> Signal<(T1, T2, T3), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3) }
+public func combineLatest<T1, T2, T3, E>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>
+) -> Signal<(T1, T2, T3), E> {
+    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue)]) {
+        ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3)
+    }
 }
 
 /// Combines the latest values of four signals into a tuple, exactly as the two-input
@@ -101,8 +109,12 @@ public func combineLatest<T1, T2, T3, E>(queue: Queue? = nil, _ s1: Signal<T1, E
 ///   - s4: Input 4 of 4, subscribed to in that order.
 /// - Returns: A signal of `(T1, T2, T3, T4)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>) -> Signal<(T1, T2, T3, T4), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4) }
+public func combineLatest<T1, T2, T3, T4, E>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>
+) -> Signal<(T1, T2, T3, T4), E> {
+    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue)]) {
+        ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4)
+    }
 }
 
 /// Combines the latest values of five signals into a tuple, exactly as the two-input
@@ -122,8 +134,13 @@ public func combineLatest<T1, T2, T3, T4, E>(queue: Queue? = nil, _ s1: Signal<T
 ///   - s5: Input 5 of 5, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T5)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>) -> Signal<(T1, T2, T3, T4, T5), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5) }
+public func combineLatest<T1, T2, T3, T4, T5, E>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>
+) -> Signal<(T1, T2, T3, T4, T5), E> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+    ]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5) }
 }
 
 /// Combines the latest values of six signals into a tuple, exactly as the two-input
@@ -144,8 +161,14 @@ public func combineLatest<T1, T2, T3, T4, T5, E>(queue: Queue? = nil, _ s1: Sign
 ///   - s6: Input 6 of 6, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T6)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, T6, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>) -> Signal<(T1, T2, T3, T4, T5, T6), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue), .init(s6, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6) }
+public func combineLatest<T1, T2, T3, T4, T5, T6, E>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>, _ s6: Signal<T6, E>
+) -> Signal<(T1, T2, T3, T4, T5, T6), E> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+        .init(s6, on: queue),
+    ]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6) }
 }
 
 /// Combines the latest values of seven signals into a tuple, exactly as the two-input
@@ -167,8 +190,14 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, E>(queue: Queue? = nil, _ s1: 
 ///   - s7: Input 7 of 7, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T7)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, T6, T7, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue), .init(s6, on: queue), .init(s7, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7) }
+public func combineLatest<T1, T2, T3, T4, T5, T6, T7, E>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>
+) -> Signal<(T1, T2, T3, T4, T5, T6, T7), E> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+        .init(s6, on: queue), .init(s7, on: queue),
+    ]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7) }
 }
 
 /// Combines the latest values of eight signals into a tuple, exactly as the two-input
@@ -191,8 +220,16 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, E>(queue: Queue? = nil, _ 
 ///   - s8: Input 8 of 8, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T8)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue), .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7, $0[7] as! T8) }
+public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, E>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>
+) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8), E> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+        .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue),
+    ]) {
+        ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7, $0[7] as! T8)
+    }
 }
 
 /// Combines the latest values of nine signals into a tuple, exactly as the two-input
@@ -216,8 +253,19 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, E>(queue: Queue? = nil
 ///   - s9: Input 9 of 9, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T9)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue), .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7, $0[7] as! T8, $0[8] as! T9) }
+public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, E>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>
+) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9), E> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+        .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue),
+    ]) {
+        (
+            $0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7,
+            $0[7] as! T8, $0[8] as! T9
+        )
+    }
 }
 
 /// Combines the latest values of ten signals into a tuple, exactly as the two-input
@@ -242,8 +290,20 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, E>(queue: Queue? =
 ///   - s10: Input 10 of 10, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T10)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue), .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7, $0[7] as! T8, $0[8] as! T9, $0[9] as! T10) }
+public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, E>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
+    _ s10: Signal<T10, E>
+) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10), E> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+        .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue),
+    ]) {
+        (
+            $0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7,
+            $0[7] as! T8, $0[8] as! T9, $0[9] as! T10
+        )
+    }
 }
 
 /// Combines the latest values of eleven signals into a tuple, exactly as the two-input
@@ -269,8 +329,21 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, E>(queue: Que
 ///   - s11: Input 11 of 11, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T11)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue), .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue), .init(s11, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7, $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11) }
+public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, E>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
+    _ s10: Signal<T10, E>, _ s11: Signal<T11, E>
+) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11), E> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+        .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue),
+        .init(s11, on: queue),
+    ]) {
+        (
+            $0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7,
+            $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11
+        )
+    }
 }
 
 /// Combines the latest values of twelve signals into a tuple, exactly as the two-input
@@ -297,8 +370,21 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, E>(queue
 ///   - s12: Input 12 of 12, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T12)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue), .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue), .init(s11, on: queue), .init(s12, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7, $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12) }
+public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, E>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
+    _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>
+) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12), E> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+        .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue),
+        .init(s11, on: queue), .init(s12, on: queue),
+    ]) {
+        (
+            $0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7,
+            $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12
+        )
+    }
 }
 
 /// Combines the latest values of thirteen signals into a tuple, exactly as the two-input
@@ -326,8 +412,21 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, E>(
 ///   - s13: Input 13 of 13, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T13)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue), .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue), .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7, $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13) }
+public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, E>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
+    _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>
+) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13), E> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+        .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue),
+        .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue),
+    ]) {
+        (
+            $0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7,
+            $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13
+        )
+    }
 }
 
 /// Combines the latest values of fourteen signals into a tuple, exactly as the two-input
@@ -356,8 +455,21 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 ///   - s14: Input 14 of 14, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T14)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue), .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue), .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7, $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14) }
+public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, E>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
+    _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>
+) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14), E> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+        .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue),
+        .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue),
+    ]) {
+        (
+            $0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7,
+            $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14
+        )
+    }
 }
 
 /// Combines the latest values of fifteen signals into a tuple, exactly as the two-input
@@ -387,8 +499,24 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 ///   - s15: Input 15 of 15, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T15)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue), .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue), .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue), .init(s15, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7, $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14, $0[14] as! T15) }
+public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, E>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
+    _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>,
+    _ s15: Signal<T15, E>
+) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15), E> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+        .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue),
+        .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue),
+        .init(s15, on: queue),
+    ]) {
+        (
+            $0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7,
+            $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14,
+            $0[14] as! T15
+        )
+    }
 }
 
 /// Combines the latest values of sixteen signals into a tuple, exactly as the two-input
@@ -419,8 +547,24 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 ///   - s16: Input 16 of 16, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T16)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue), .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue), .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue), .init(s15, on: queue), .init(s16, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7, $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14, $0[14] as! T15, $0[15] as! T16) }
+public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, E>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
+    _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>,
+    _ s15: Signal<T15, E>, _ s16: Signal<T16, E>
+) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16), E> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+        .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue),
+        .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue),
+        .init(s15, on: queue), .init(s16, on: queue),
+    ]) {
+        (
+            $0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7,
+            $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14,
+            $0[14] as! T15, $0[15] as! T16
+        )
+    }
 }
 
 /// Combines the latest values of seventeen signals into a tuple, exactly as the two-input
@@ -452,8 +596,24 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 ///   - s17: Input 17 of 17, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T17)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue), .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue), .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue), .init(s15, on: queue), .init(s16, on: queue), .init(s17, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7, $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14, $0[14] as! T15, $0[15] as! T16, $0[16] as! T17) }
+public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, E>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
+    _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>,
+    _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>
+) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17), E> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+        .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue),
+        .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue),
+        .init(s15, on: queue), .init(s16, on: queue), .init(s17, on: queue),
+    ]) {
+        (
+            $0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7,
+            $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14,
+            $0[14] as! T15, $0[15] as! T16, $0[16] as! T17
+        )
+    }
 }
 
 /// Combines the latest values of eighteen signals into a tuple, exactly as the two-input
@@ -486,8 +646,24 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 ///   - s18: Input 18 of 18, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T18)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue), .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue), .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue), .init(s15, on: queue), .init(s16, on: queue), .init(s17, on: queue), .init(s18, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7, $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14, $0[14] as! T15, $0[15] as! T16, $0[16] as! T17, $0[17] as! T18) }
+public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, E>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
+    _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>,
+    _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>
+) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18), E> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+        .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue),
+        .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue),
+        .init(s15, on: queue), .init(s16, on: queue), .init(s17, on: queue), .init(s18, on: queue),
+    ]) {
+        (
+            $0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7,
+            $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14,
+            $0[14] as! T15, $0[15] as! T16, $0[16] as! T17, $0[17] as! T18
+        )
+    }
 }
 
 /// Combines the latest values of nineteen signals into a tuple, exactly as the two-input
@@ -521,8 +697,25 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 ///   - s19: Input 19 of 19, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T19)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue), .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue), .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue), .init(s15, on: queue), .init(s16, on: queue), .init(s17, on: queue), .init(s18, on: queue), .init(s19, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7, $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14, $0[14] as! T15, $0[15] as! T16, $0[16] as! T17, $0[17] as! T18, $0[18] as! T19) }
+public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, E>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
+    _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>,
+    _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>
+) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19), E> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+        .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue),
+        .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue),
+        .init(s15, on: queue), .init(s16, on: queue), .init(s17, on: queue), .init(s18, on: queue),
+        .init(s19, on: queue),
+    ]) {
+        (
+            $0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7,
+            $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14,
+            $0[14] as! T15, $0[15] as! T16, $0[16] as! T17, $0[17] as! T18, $0[18] as! T19
+        )
+    }
 }
 
 /// Combines the latest values of twenty signals into a tuple, exactly as the two-input
@@ -557,8 +750,26 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 ///   - s20: Input 20 of 20, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T20)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>, _ s20: Signal<T20, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue), .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue), .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue), .init(s15, on: queue), .init(s16, on: queue), .init(s17, on: queue), .init(s18, on: queue), .init(s19, on: queue), .init(s20, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7, $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14, $0[14] as! T15, $0[15] as! T16, $0[16] as! T17, $0[17] as! T18, $0[18] as! T19, $0[19] as! T20) }
+public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, E>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
+    _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>,
+    _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>,
+    _ s20: Signal<T20, E>
+) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20), E> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+        .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue),
+        .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue),
+        .init(s15, on: queue), .init(s16, on: queue), .init(s17, on: queue), .init(s18, on: queue),
+        .init(s19, on: queue), .init(s20, on: queue),
+    ]) {
+        (
+            $0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7,
+            $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14,
+            $0[14] as! T15, $0[15] as! T16, $0[16] as! T17, $0[17] as! T18, $0[18] as! T19, $0[19] as! T20
+        )
+    }
 }
 
 /// Combines the latest values of twenty-one signals into a tuple, exactly as the two-input
@@ -594,8 +805,29 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 ///   - s21: Input 21 of 21, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T21)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>, _ s20: Signal<T20, E>, _ s21: Signal<T21, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue), .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue), .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue), .init(s15, on: queue), .init(s16, on: queue), .init(s17, on: queue), .init(s18, on: queue), .init(s19, on: queue), .init(s20, on: queue), .init(s21, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7, $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14, $0[14] as! T15, $0[15] as! T16, $0[16] as! T17, $0[17] as! T18, $0[18] as! T19, $0[19] as! T20, $0[20] as! T21) }
+public func combineLatest<
+    T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, E
+>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
+    _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>,
+    _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>,
+    _ s20: Signal<T20, E>, _ s21: Signal<T21, E>
+) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21), E> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+        .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue),
+        .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue),
+        .init(s15, on: queue), .init(s16, on: queue), .init(s17, on: queue), .init(s18, on: queue),
+        .init(s19, on: queue), .init(s20, on: queue), .init(s21, on: queue),
+    ]) {
+        (
+            $0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7,
+            $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14,
+            $0[14] as! T15, $0[15] as! T16, $0[16] as! T17, $0[17] as! T18, $0[18] as! T19, $0[19] as! T20,
+            $0[20] as! T21
+        )
+    }
 }
 
 /// Combines the latest values of twenty-two signals into a tuple, exactly as the two-input
@@ -632,8 +864,29 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 ///   - s22: Input 22 of 22, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T22)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>, _ s20: Signal<T20, E>, _ s21: Signal<T21, E>, _ s22: Signal<T22, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue), .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue), .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue), .init(s15, on: queue), .init(s16, on: queue), .init(s17, on: queue), .init(s18, on: queue), .init(s19, on: queue), .init(s20, on: queue), .init(s21, on: queue), .init(s22, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7, $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14, $0[14] as! T15, $0[15] as! T16, $0[16] as! T17, $0[17] as! T18, $0[18] as! T19, $0[19] as! T20, $0[20] as! T21, $0[21] as! T22) }
+public func combineLatest<
+    T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, E
+>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
+    _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>,
+    _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>,
+    _ s20: Signal<T20, E>, _ s21: Signal<T21, E>, _ s22: Signal<T22, E>
+) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22), E> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+        .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue),
+        .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue),
+        .init(s15, on: queue), .init(s16, on: queue), .init(s17, on: queue), .init(s18, on: queue),
+        .init(s19, on: queue), .init(s20, on: queue), .init(s21, on: queue), .init(s22, on: queue),
+    ]) {
+        (
+            $0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7,
+            $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14,
+            $0[14] as! T15, $0[15] as! T16, $0[16] as! T17, $0[17] as! T18, $0[18] as! T19, $0[19] as! T20,
+            $0[20] as! T21, $0[21] as! T22
+        )
+    }
 }
 
 /// Combines the latest values of twenty-three signals into a tuple, exactly as the two-input
@@ -671,8 +924,32 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 ///   - s23: Input 23 of 23, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T23)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>, _ s20: Signal<T20, E>, _ s21: Signal<T21, E>, _ s22: Signal<T22, E>, _ s23: Signal<T23, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue), .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue), .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue), .init(s15, on: queue), .init(s16, on: queue), .init(s17, on: queue), .init(s18, on: queue), .init(s19, on: queue), .init(s20, on: queue), .init(s21, on: queue), .init(s22, on: queue), .init(s23, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7, $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14, $0[14] as! T15, $0[15] as! T16, $0[16] as! T17, $0[17] as! T18, $0[18] as! T19, $0[19] as! T20, $0[20] as! T21, $0[21] as! T22, $0[22] as! T23) }
+public func combineLatest<
+    T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, E
+>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
+    _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>,
+    _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>,
+    _ s20: Signal<T20, E>, _ s21: Signal<T21, E>, _ s22: Signal<T22, E>, _ s23: Signal<T23, E>
+) -> Signal<
+    (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23), E
+> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+        .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue),
+        .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue),
+        .init(s15, on: queue), .init(s16, on: queue), .init(s17, on: queue), .init(s18, on: queue),
+        .init(s19, on: queue), .init(s20, on: queue), .init(s21, on: queue), .init(s22, on: queue),
+        .init(s23, on: queue),
+    ]) {
+        (
+            $0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7,
+            $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14,
+            $0[14] as! T15, $0[15] as! T16, $0[16] as! T17, $0[17] as! T18, $0[18] as! T19, $0[19] as! T20,
+            $0[20] as! T21, $0[21] as! T22, $0[22] as! T23
+        )
+    }
 }
 
 /// Combines the latest values of twenty-four signals into a tuple, exactly as the two-input
@@ -711,8 +988,32 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 ///   - s24: Input 24 of 24, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T24)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>, _ s20: Signal<T20, E>, _ s21: Signal<T21, E>, _ s22: Signal<T22, E>, _ s23: Signal<T23, E>, _ s24: Signal<T24, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue), .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue), .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue), .init(s15, on: queue), .init(s16, on: queue), .init(s17, on: queue), .init(s18, on: queue), .init(s19, on: queue), .init(s20, on: queue), .init(s21, on: queue), .init(s22, on: queue), .init(s23, on: queue), .init(s24, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7, $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14, $0[14] as! T15, $0[15] as! T16, $0[16] as! T17, $0[17] as! T18, $0[18] as! T19, $0[19] as! T20, $0[20] as! T21, $0[21] as! T22, $0[22] as! T23, $0[23] as! T24) }
+public func combineLatest<
+    T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24, E
+>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
+    _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>,
+    _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>,
+    _ s20: Signal<T20, E>, _ s21: Signal<T21, E>, _ s22: Signal<T22, E>, _ s23: Signal<T23, E>, _ s24: Signal<T24, E>
+) -> Signal<
+    (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24), E
+> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+        .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue),
+        .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue),
+        .init(s15, on: queue), .init(s16, on: queue), .init(s17, on: queue), .init(s18, on: queue),
+        .init(s19, on: queue), .init(s20, on: queue), .init(s21, on: queue), .init(s22, on: queue),
+        .init(s23, on: queue), .init(s24, on: queue),
+    ]) {
+        (
+            $0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7,
+            $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14,
+            $0[14] as! T15, $0[15] as! T16, $0[16] as! T17, $0[17] as! T18, $0[18] as! T19, $0[19] as! T20,
+            $0[20] as! T21, $0[21] as! T22, $0[22] as! T23, $0[23] as! T24
+        )
+    }
 }
 
 /// Combines the latest values of twenty-five signals into a tuple, exactly as the two-input
@@ -752,8 +1053,37 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 ///   - s25: Input 25 of 25, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T25)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24, T25, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>, _ s20: Signal<T20, E>, _ s21: Signal<T21, E>, _ s22: Signal<T22, E>, _ s23: Signal<T23, E>, _ s24: Signal<T24, E>, _ s25: Signal<T25, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24, T25), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue), .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue), .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue), .init(s15, on: queue), .init(s16, on: queue), .init(s17, on: queue), .init(s18, on: queue), .init(s19, on: queue), .init(s20, on: queue), .init(s21, on: queue), .init(s22, on: queue), .init(s23, on: queue), .init(s24, on: queue), .init(s25, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7, $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14, $0[14] as! T15, $0[15] as! T16, $0[16] as! T17, $0[17] as! T18, $0[18] as! T19, $0[19] as! T20, $0[20] as! T21, $0[21] as! T22, $0[22] as! T23, $0[23] as! T24, $0[24] as! T25) }
+public func combineLatest<
+    T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24, T25,
+    E
+>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
+    _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>,
+    _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>,
+    _ s20: Signal<T20, E>, _ s21: Signal<T21, E>, _ s22: Signal<T22, E>, _ s23: Signal<T23, E>, _ s24: Signal<T24, E>,
+    _ s25: Signal<T25, E>
+) -> Signal<
+    (
+        T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24,
+        T25
+    ), E
+> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+        .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue),
+        .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue),
+        .init(s15, on: queue), .init(s16, on: queue), .init(s17, on: queue), .init(s18, on: queue),
+        .init(s19, on: queue), .init(s20, on: queue), .init(s21, on: queue), .init(s22, on: queue),
+        .init(s23, on: queue), .init(s24, on: queue), .init(s25, on: queue),
+    ]) {
+        (
+            $0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7,
+            $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14,
+            $0[14] as! T15, $0[15] as! T16, $0[16] as! T17, $0[17] as! T18, $0[18] as! T19, $0[19] as! T20,
+            $0[20] as! T21, $0[21] as! T22, $0[22] as! T23, $0[23] as! T24, $0[24] as! T25
+        )
+    }
 }
 
 /// Combines the latest values of twenty-six signals into a tuple, exactly as the two-input
@@ -794,8 +1124,37 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
 ///   - s26: Input 26 of 26, subscribed to in that order.
 /// - Returns: A signal of `(T1, …, T26)` tuples of the latest values.
 @inlinable
-public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24, T25, T26, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>, _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>, _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>, _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>, _ s20: Signal<T20, E>, _ s21: Signal<T21, E>, _ s22: Signal<T22, E>, _ s23: Signal<T23, E>, _ s24: Signal<T24, E>, _ s25: Signal<T25, E>, _ s26: Signal<T26, E>) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24, T25, T26), E> {
-    combineLatestAny([.init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue), .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue), .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue), .init(s15, on: queue), .init(s16, on: queue), .init(s17, on: queue), .init(s18, on: queue), .init(s19, on: queue), .init(s20, on: queue), .init(s21, on: queue), .init(s22, on: queue), .init(s23, on: queue), .init(s24, on: queue), .init(s25, on: queue), .init(s26, on: queue)]) { ($0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7, $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14, $0[14] as! T15, $0[15] as! T16, $0[16] as! T17, $0[17] as! T18, $0[18] as! T19, $0[19] as! T20, $0[20] as! T21, $0[21] as! T22, $0[22] as! T23, $0[23] as! T24, $0[24] as! T25, $0[25] as! T26) }
+public func combineLatest<
+    T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24, T25,
+    T26, E
+>(
+    queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
+    _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
+    _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>,
+    _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>,
+    _ s20: Signal<T20, E>, _ s21: Signal<T21, E>, _ s22: Signal<T22, E>, _ s23: Signal<T23, E>, _ s24: Signal<T24, E>,
+    _ s25: Signal<T25, E>, _ s26: Signal<T26, E>
+) -> Signal<
+    (
+        T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24,
+        T25, T26
+    ), E
+> {
+    combineLatestAny([
+        .init(s1, on: queue), .init(s2, on: queue), .init(s3, on: queue), .init(s4, on: queue), .init(s5, on: queue),
+        .init(s6, on: queue), .init(s7, on: queue), .init(s8, on: queue), .init(s9, on: queue), .init(s10, on: queue),
+        .init(s11, on: queue), .init(s12, on: queue), .init(s13, on: queue), .init(s14, on: queue),
+        .init(s15, on: queue), .init(s16, on: queue), .init(s17, on: queue), .init(s18, on: queue),
+        .init(s19, on: queue), .init(s20, on: queue), .init(s21, on: queue), .init(s22, on: queue),
+        .init(s23, on: queue), .init(s24, on: queue), .init(s25, on: queue), .init(s26, on: queue),
+    ]) {
+        (
+            $0[0] as! T1, $0[1] as! T2, $0[2] as! T3, $0[3] as! T4, $0[4] as! T5, $0[5] as! T6, $0[6] as! T7,
+            $0[7] as! T8, $0[8] as! T9, $0[9] as! T10, $0[10] as! T11, $0[11] as! T12, $0[12] as! T13, $0[13] as! T14,
+            $0[14] as! T15, $0[15] as! T16, $0[16] as! T17, $0[17] as! T18, $0[18] as! T19, $0[19] as! T20,
+            $0[20] as! T21, $0[21] as! T22, $0[22] as! T23, $0[23] as! T24, $0[24] as! T25, $0[25] as! T26
+        )
+    }
 }
 
 /// Combines the latest values of any number of signals of one type into an array, in the order

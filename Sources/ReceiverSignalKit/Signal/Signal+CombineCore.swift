@@ -115,6 +115,7 @@
 ///   - seed: Initial values, one per input. With a seed, their combination is put at once,
 ///     before any input is started.
 ///   - combine: Makes the result from the values, one per input, in order.
+/// - Returns: The combined signal.
 @inlinable func combineLatestAny<R, E>(
     _ sources: [CombineLatestSource<E>], seed: [Any]? = nil, combine: @escaping ([Any]) -> R
 ) -> Signal<R, E> {

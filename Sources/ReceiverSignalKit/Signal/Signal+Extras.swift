@@ -18,10 +18,14 @@
         Signal(start: { next, error, completed in
             // This start's count, touched only by its `next` handler (calls never overlap).
             var remaining = count
-            return signal.run({ value in
-                guard remaining == 0 else { return remaining -= 1 }
-                next?(value)
-            }, error, completed)
+            return signal.run(
+                { value in
+                    guard remaining == 0 else {
+                        remaining -= 1
+                        return
+                    }
+                    next?(value)
+                }, error, completed)
         })
     }
 }
@@ -38,10 +42,11 @@
     Signal(start: { next, error, completed in
         // This start's state, touched only by its `next` handler (calls never overlap).
         var previous: T?
-        return signal.run({ value in
-            defer { previous = value }
-            next?((previous, value))
-        }, error, completed)
+        return signal.run(
+            { value in
+                defer { previous = value }
+                next?((previous, value))
+            }, error, completed)
     })
 }
 
@@ -55,8 +60,9 @@
 /// - Returns: The signal of the non-`nil` values, unwrapped.
 @inlinable public func skipNil<T, E>(_ signal: Signal<T?, E>) -> Signal<T, E> {
     Signal(start: { next, error, completed in
-        signal.run({ value in
-            if let value { next?(value) }
-        }, error, completed)
+        signal.run(
+            { value in
+                if let value { next?(value) }
+            }, error, completed)
     })
 }

@@ -41,7 +41,9 @@ extension SignalFeedbackLoopState: Sendable where T: Sendable {}
 ///   - once: Makes the signal for the next turn, or returns `nil` to complete.
 ///   - reduce: Not called (see above); kept for source compatibility.
 /// - Returns: A signal that runs the turns and then completes, or fails with a turn's error.
-@inlinable public func feedbackLoop<R1, R, E>(once: @escaping (SignalFeedbackLoopState<R1>) -> Signal<R1, E>?, reduce: @escaping (R1, R1) -> R1) -> Signal<R, E> {
+@inlinable public func feedbackLoop<R1, R, E>(
+    once: @escaping (SignalFeedbackLoopState<R1>) -> Signal<R1, E>?, reduce: @escaping (R1, R1) -> R1
+) -> Signal<R, E> {
     Signal { subscriber in
         Restarts.start { restarts in
             guard let turn = once(.initial) else {

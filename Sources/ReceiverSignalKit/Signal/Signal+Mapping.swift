@@ -33,10 +33,11 @@
 @inlinable public func map<T, E, R>(_ transform: @escaping (T) -> R) -> (Signal<T, E>) -> Signal<R, E> {
     { signal in
         Signal(start: { next, error, completed in
-            signal.run({ value in
-                let result = transform(value)
-                next?(result)
-            }, error, completed)
+            signal.run(
+                { value in
+                    let result = transform(value)
+                    next?(result)
+                }, error, completed)
         })
     }
 }
@@ -52,9 +53,10 @@
 @inlinable public func filter<T, E>(_ isIncluded: @escaping (T) -> Bool) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal(start: { next, error, completed in
-            signal.run({ value in
-                if isIncluded(value) { next?(value) }
-            }, error, completed)
+            signal.run(
+                { value in
+                    if isIncluded(value) { next?(value) }
+                }, error, completed)
         })
     }
 }
@@ -71,10 +73,11 @@
 @inlinable public func flatMap<T, E, R>(_ transform: @escaping (T) -> R) -> (Signal<T?, E>) -> Signal<R?, E> {
     { signal in
         Signal(start: { next, error, completed in
-            signal.run({ value in
-                let result = value.map(transform)
-                next?(result)
-            }, error, completed)
+            signal.run(
+                { value in
+                    let result = value.map(transform)
+                    next?(result)
+                }, error, completed)
         })
     }
 }
@@ -90,10 +93,12 @@
 @inlinable public func mapError<T, E, R>(_ transform: @escaping (E) -> R) -> (Signal<T, E>) -> Signal<T, R> {
     { signal in
         Signal(start: { next, error, completed in
-            signal.run(next, { failure in
-                let result = transform(failure)
-                error?(result)
-            }, completed)
+            signal.run(
+                next,
+                { failure in
+                    let result = transform(failure)
+                    error?(result)
+                }, completed)
         })
     }
 }
@@ -136,16 +141,19 @@
 /// - Parameter isEqual: Whether a new value repeats the last one passed on: called with
 ///   `(last, new)`.
 /// - Returns: A function from a signal to the signal without repeats.
-@inlinable public func distinctUntilChanged<T, E>(isEqual: @escaping (T, T) -> Bool) -> (_ signal: Signal<T, E>) -> Signal<T, E> {
+@inlinable public func distinctUntilChanged<T, E>(isEqual: @escaping (T, T) -> Bool) -> (_ signal: Signal<T, E>) ->
+    Signal<T, E>
+{
     { signal in
         Signal(start: { next, error, completed in
             // This start's state, touched only by its `next` handler (calls never overlap).
             var last: T?
-            return signal.run({ value in
-                if let last, isEqual(last, value) { return }
-                last = value
-                next?(value)
-            }, error, completed)
+            return signal.run(
+                { value in
+                    if let last, isEqual(last, value) { return }
+                    last = value
+                    next?(value)
+                }, error, completed)
         })
     }
 }

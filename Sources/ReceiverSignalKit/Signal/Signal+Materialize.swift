@@ -1,3 +1,5 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// (SwiftSignalKit's own names, kept so that its client code compiles.)
 // SwiftSignalKit's Signal_Materialize.swift. Mind the names, which are the reverse of Rx's:
 // `dematerialize` turns a signal's events INTO values, `materialize` turns such values back
 // into events. They are kept as SwiftSignalKit has them, so code written against it keeps its

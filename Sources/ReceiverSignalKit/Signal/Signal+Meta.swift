@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+
+// (SwiftSignalKit's own names, kept so that its client code compiles.)
 internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
 
 // Signals of signals, as in SwiftSignalKit's Signal_Meta.swift: `switchToLatest`, `queue` and
@@ -70,11 +73,15 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
 
     /// A signal whose every start makes a pair, listens to it, and calls `startOuter` with its
     /// transmitter: the outer start broadcasts `.signal`, `.outerFailed` and `.outerCompleted`.
-    @inlinable static func signal(_ mode: Mode, startOuter: @escaping (Receiver<Event>.Transmitter) -> any Disposable) -> Signal<R, E> {
+    @inlinable static func signal(_ mode: Mode, startOuter: @escaping (Receiver<Event>.Transmitter) -> any Disposable)
+        -> Signal<R, E>
+    {
         Signal(start: { next, error, completed in
             let (transmitter, receiver) = Receiver<Event>.make()
             let resources = FlatteningResources()
-            let state = Flattening(mode: mode, transmitter: transmitter, resources: resources, next: next, error: error, completed: completed)
+            let state = Flattening(
+                mode: mode, transmitter: transmitter, resources: resources, next: next, error: error,
+                completed: completed)
             resources.set(receiver.listen { state.receive($0) }, as: .listening)
             resources.set(startOuter(transmitter), as: .outer)
             return resources
@@ -113,11 +120,12 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
         generation &+= 1
         isInnerRunning = true
         let (transmitter, generation) = (self.transmitter, self.generation)
-        resources.set(signal.start(
-            next: { transmitter.broadcast(.next(generation, $0)) },
-            error: { transmitter.broadcast(.innerFailed(generation, $0)) },
-            completed: { transmitter.broadcast(.innerCompleted(generation)) }
-        ), as: .inner)
+        resources.set(
+            signal.start(
+                next: { transmitter.broadcast(.next(generation, $0)) },
+                error: { transmitter.broadcast(.innerFailed(generation, $0)) },
+                completed: { transmitter.broadcast(.innerCompleted(generation)) }
+            ), as: .inner)
     }
 
     @inlinable func fail(_ failure: E) {
@@ -291,7 +299,9 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
 /// - Parameter f: Makes the signal to follow for a value.
 /// - Returns: A function from a signal that cannot fail to the values of the signal made for its
 ///   latest value.
-@inlinable public func mapToSignalPromotingError<T, R, E>(_ f: @escaping (T) -> Signal<R, E>) -> (Signal<T, NoError>) -> Signal<R, E> {
+@inlinable public func mapToSignalPromotingError<T, R, E>(_ f: @escaping (T) -> Signal<R, E>) -> (Signal<T, NoError>) ->
+    Signal<R, E>
+{
     { signal in
         Flattening<R, E>.signal(.switching) { transmitter in
             signal.start(
@@ -363,17 +373,19 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
     { signal in
         Signal { subscriber in
             let starts = DisposableSet()
-            starts.add(signal.start(
-                next: { subscriber.putNext($0) },
-                error: { subscriber.putError($0) },
-                completed: {
-                    starts.add(nextSignal.start(
-                        next: { subscriber.putNext($0) },
-                        error: { subscriber.putError($0) },
-                        completed: { subscriber.putCompletion() }
-                    ))
-                }
-            ))
+            starts.add(
+                signal.start(
+                    next: { subscriber.putNext($0) },
+                    error: { subscriber.putError($0) },
+                    completed: {
+                        starts.add(
+                            nextSignal.start(
+                                next: { subscriber.putNext($0) },
+                                error: { subscriber.putError($0) },
+                                completed: { subscriber.putCompletion() }
+                            ))
+                    }
+                ))
             return starts
         }
     }
@@ -429,7 +441,10 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
             let started = TimeToFirstEvent.now()
             return signal.start(
                 next: { value in
-                    if isFirst.withLock({ isFirst in defer { isFirst = false }; return isFirst }) {
+                    if isFirst.withLock({ isFirst in
+                        defer { isFirst = false }
+                        return isFirst
+                    }) {
                         TimeToFirstEvent.report(label: label, since: started)
                     }
                     next?(value)

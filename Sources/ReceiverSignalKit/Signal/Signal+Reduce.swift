@@ -1,3 +1,5 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// (SwiftSignalKit's own names, kept so that its client code compiles.)
 // The folds of SwiftSignalKit's Signal_Reduce.swift. The two synchronous ones only reshape a
 // start (see Signal+Mapping.swift for how those are built); the queued one runs a signal per
 // value and has a subscriber and a lock of its own (QueuedFold, below).
@@ -13,15 +15,18 @@
 ///   - f: Called with `(accumulator, value)` for each value; returns the new accumulator.
 /// - Returns: A function from a signal to the signal of its fold. An error is passed on without
 ///   a value.
-@inlinable public func reduceLeft<T, E>(value: T, f: @escaping (T, T) -> T) -> (_ signal: Signal<T, E>) -> Signal<T, E> {
+@inlinable public func reduceLeft<T, E>(value: T, f: @escaping (T, T) -> T) -> (_ signal: Signal<T, E>) -> Signal<T, E>
+{
     { signal in
         Signal(start: { next, error, completed in
             // This start's accumulator, touched only by its handlers (calls never overlap).
             var accumulator = value
-            return signal.run({ accumulator = f(accumulator, $0) }, error, {
-                next?(accumulator)
-                completed?()
-            })
+            return signal.run(
+                { accumulator = f(accumulator, $0) }, error,
+                {
+                    next?(accumulator)
+                    completed?()
+                })
         })
     }
 }
@@ -42,15 +47,19 @@
 ///     `emit` sends a value downstream at once.
 /// - Returns: A function from a signal to the signal of what `f` emits, then the fold. An error
 ///   is passed on without the fold.
-@inlinable public func reduceLeft<T, E>(value: T, f: @escaping (T, T, (T) -> Void) -> T) -> (_ signal: Signal<T, E>) -> Signal<T, E> {
+@inlinable public func reduceLeft<T, E>(value: T, f: @escaping (T, T, (T) -> Void) -> T) -> (_ signal: Signal<T, E>) ->
+    Signal<T, E>
+{
     { signal in
         Signal(start: { next, error, completed in
             // This start's accumulator, touched only by its handlers (calls never overlap).
             var accumulator = value
-            return signal.run({ accumulator = f(accumulator, $0, { next?($0) }) }, error, {
-                next?(accumulator)
-                completed?()
-            })
+            return signal.run(
+                { accumulator = f(accumulator, $0, { next?($0) }) }, error,
+                {
+                    next?(accumulator)
+                    completed?()
+                })
         })
     }
 }
@@ -149,7 +158,9 @@ extension Passthrough: Sendable where T: Sendable {}
     /// The running step's start; disposed with the fold's start.
     @usableFromInline let step = MetaDisposable()
 
-    @usableFromInline init(_ value: T, generator: @escaping (T, T) -> Signal<(T, Passthrough<T>), E>, subscriber: Subscriber<T, E>) {
+    @usableFromInline init(
+        _ value: T, generator: @escaping (T, T) -> Signal<(T, Passthrough<T>), E>, subscriber: Subscriber<T, E>
+    ) {
         state = Locked(State(accumulator: value))
         self.generator = generator
         self.subscriber = subscriber
@@ -157,32 +168,35 @@ extension Passthrough: Sendable where T: Sendable {}
 
     /// An upstream value: starts its step, or queues it behind the running one.
     @usableFromInline func enqueue(_ value: T) {
-        run(state.withLock { state in
-            guard !state.running else {
-                state.queued.append(value)
-                return .nothing
-            }
-            (state.running, state.starting) = (true, true)
-            return .step(accumulator: state.accumulator, value: value)
-        })
+        run(
+            state.withLock { state in
+                guard !state.running else {
+                    state.queued.append(value)
+                    return .nothing
+                }
+                (state.running, state.starting) = (true, true)
+                return .step(accumulator: state.accumulator, value: value)
+            })
     }
 
     /// The upstream completed: sends the fold now if no step is running, else after the queue.
     @usableFromInline func finishWhenIdle() {
-        run(state.withLock { state in
-            state.upstreamCompleted = true
-            return state.running ? .nothing : .finish(state.accumulator)
-        })
+        run(
+            state.withLock { state in
+                state.upstreamCompleted = true
+                return state.running ? .nothing : .finish(state.accumulator)
+            })
     }
 
     func run(_ action: Action) {
         var action = action
         while case .step(let accumulator, let value) = action {
-            step.set(generator(accumulator, value).start(
-                next: { [self] in update($0) },
-                error: { [subscriber] in subscriber.putError($0) },
-                completed: { [self] in stepCompleted() }
-            ))
+            step.set(
+                generator(accumulator, value).start(
+                    next: { [self] in update($0) },
+                    error: { [subscriber] in subscriber.putError($0) },
+                    completed: { [self] in stepCompleted() }
+                ))
             action = state.withLock { state in
                 state.starting = false
                 guard state.completedWhileStarting else { return .nothing }

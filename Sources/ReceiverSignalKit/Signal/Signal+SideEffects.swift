@@ -14,10 +14,11 @@
 @inlinable public func beforeNext<T, E, R>(_ f: @escaping (T) -> R) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal(start: { next, error, completed in
-            signal.run({ value in
-                _ = f(value)
-                next?(value)
-            }, error, completed)
+            signal.run(
+                { value in
+                    _ = f(value)
+                    next?(value)
+                }, error, completed)
         })
     }
 }
@@ -34,10 +35,11 @@
 @inlinable public func afterNext<T, E, R>(_ f: @escaping (T) -> R) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal(start: { next, error, completed in
-            signal.run({ value in
-                next?(value)
-                _ = f(value)
-            }, error, completed)
+            signal.run(
+                { value in
+                    next?(value)
+                    _ = f(value)
+                }, error, completed)
         })
     }
 }
@@ -71,10 +73,12 @@
 @inlinable public func beforeCompleted<T, E>(_ f: @escaping () -> Void) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal(start: { next, error, completed in
-            signal.run(next, error, {
-                f()
-                completed?()
-            })
+            signal.run(
+                next, error,
+                {
+                    f()
+                    completed?()
+                })
         })
     }
 }
@@ -91,10 +95,12 @@
 @inlinable public func afterCompleted<T, E>(_ f: @escaping () -> Void) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal(start: { next, error, completed in
-            signal.run(next, error, {
-                completed?()
-                f()
-            })
+            signal.run(
+                next, error,
+                {
+                    completed?()
+                    f()
+                })
         })
     }
 }
@@ -111,7 +117,8 @@
 @inlinable public func afterDisposed<T, E, R>(_ f: @escaping () -> R) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal { subscriber in
-            let upstream = signal.run({ subscriber.putNext($0) }, { subscriber.putError($0) }, { subscriber.putCompletion() })
+            let upstream = signal.run(
+                { subscriber.putNext($0) }, { subscriber.putError($0) }, { subscriber.putCompletion() })
             // The subscriber disposes this once: on the start's disposal or after its end.
             return ActionDisposable {
                 upstream.dispose()

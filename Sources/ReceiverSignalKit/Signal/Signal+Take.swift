@@ -47,10 +47,12 @@
     Signal(start: { next, error, completed in
         // This start's state, touched only by its handlers (calls never overlap).
         var last: T?
-        return signal.run({ last = $0 }, error, {
-            if let last { next?(last) }
-            completed?()
-        })
+        return signal.run(
+            { last = $0 }, error,
+            {
+                if let last { next?(last) }
+                completed?()
+            })
     })
 }
 
@@ -123,9 +125,11 @@ extension SignalTakeAction: Sendable {}
     Signal(start: { next, error, completed in
         // This start's state, touched only by its handlers (calls never overlap).
         var last: T?
-        return signal.run({ last = $0 }, error, {
-            next?(last)
-            completed?()
-        })
+        return signal.run(
+            { last = $0 }, error,
+            {
+                next?(last)
+                completed?()
+            })
     })
 }

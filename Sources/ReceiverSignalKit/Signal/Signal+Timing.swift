@@ -31,9 +31,11 @@ public func delay<T, E>(_ timeout: Double, queue: Queue) -> (_ signal: Signal<T,
         Signal { subscriber in
             let start = DeferredStart()
             queue.async {
-                let timer = Timer(timeout: timeout, repeat: false, completion: {
-                    start.start { signal.startForwarding(to: subscriber) }
-                }, queue: queue)
+                let timer = Timer(
+                    timeout: timeout, repeat: false,
+                    completion: {
+                        start.start { signal.startForwarding(to: subscriber) }
+                    }, queue: queue)
                 if start.wait(for: timer) { timer.start() }
             }
             return start
@@ -58,22 +60,28 @@ public func delay<T, E>(_ timeout: Double, queue: Queue) -> (_ signal: Signal<T,
 ///   - queue: Where the timers run and the upstream is started.
 /// - Returns: A function from a signal to the same signal, started later.
 @inlinable
-public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0, queue: Queue) -> (_ signal: Signal<T, E>) -> Signal<T, E> {
+public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0, queue: Queue) -> (
+    _ signal: Signal<T, E>
+) -> Signal<T, E> {
     { signal in
         Signal { subscriber in
             let start = DeferredStart()
             queue.async {
                 let deadline = wallClockSeconds() + timeout
                 let waitForDeadline = {
-                    let timer = Timer(timeout: max(0, deadline - wallClockSeconds()), repeat: false, completion: {
-                        start.start { signal.startForwarding(to: subscriber) }
-                    }, queue: queue)
+                    let timer = Timer(
+                        timeout: max(0, deadline - wallClockSeconds()), repeat: false,
+                        completion: {
+                            start.start { signal.startForwarding(to: subscriber) }
+                        }, queue: queue)
                     if start.wait(for: timer) { timer.start() }  // invalidates the checking timer
                 }
                 guard timeout > granularity * 1.1 else { return waitForDeadline() }
-                let checks = Timer(timeout: granularity, repeat: true, completion: {
-                    if deadline - granularity * 1.1 <= wallClockSeconds() { waitForDeadline() }
-                }, queue: queue)
+                let checks = Timer(
+                    timeout: granularity, repeat: true,
+                    completion: {
+                        if deadline - granularity * 1.1 <= wallClockSeconds() { waitForDeadline() }
+                    }, queue: queue)
                 if start.wait(for: checks) { checks.start() }
             }
             return start
@@ -105,23 +113,26 @@ public func timeout<T, E>(_ timeout: Double, queue: Queue, alternate: Signal<T, 
     { signal in
         Signal { subscriber in
             let current = MetaDisposable()
-            let timer = Timer(timeout: timeout, repeat: false, completion: {
-                current.set(alternate.startForwarding(to: subscriber))  // disposes the upstream after
-            }, queue: queue)
-            current.set(signal.start(
-                next: { value in
-                    timer.invalidate()
-                    subscriber.putNext(value)
-                },
-                error: { error in
-                    timer.invalidate()
-                    subscriber.putError(error)
-                },
-                completed: {
-                    timer.invalidate()
-                    subscriber.putCompletion()
-                }
-            ))
+            let timer = Timer(
+                timeout: timeout, repeat: false,
+                completion: {
+                    current.set(alternate.startForwarding(to: subscriber))  // disposes the upstream after
+                }, queue: queue)
+            current.set(
+                signal.start(
+                    next: { value in
+                        timer.invalidate()
+                        subscriber.putNext(value)
+                    },
+                    error: { error in
+                        timer.invalidate()
+                        subscriber.putError(error)
+                    },
+                    completed: {
+                        timer.invalidate()
+                        subscriber.putCompletion()
+                    }
+                ))
             timer.start()
             return ActionDisposable {
                 timer.invalidate()

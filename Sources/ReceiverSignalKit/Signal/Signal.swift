@@ -64,7 +64,9 @@ public final class Signal<T, E> {
     /// - Returns: What stops the run: disposing it stops the handlers and disposes what the
     ///   generator returned. Dropping it without `dispose()` does not stop the run.
     @discardableResult
-    @inlinable public func start(next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil) -> any Disposable {
+    @inlinable public func start(
+        next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil
+    ) -> any Disposable {
         run(next, error, completed)
     }
 
@@ -81,7 +83,9 @@ public final class Signal<T, E> {
     ///   - completed: Called if the run completes.
     /// - Returns: What stops the run.
     @discardableResult
-    @inlinable public func startStandalone(next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil) -> any Disposable {
+    @inlinable public func startStandalone(
+        next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil
+    ) -> any Disposable {
         run(next, error, completed)
     }
 
@@ -102,7 +106,8 @@ public final class Signal<T, E> {
     /// - Returns: What stops the run, checked for leaks.
     @discardableResult
     public func startStrict(
-        next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil, file: String = #file, line: Int = #line
+        next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil, file: String = #file,
+        line: Int = #line
     ) -> any Disposable {
         run(next, error, completed).strict(file: file, line: line)
     }

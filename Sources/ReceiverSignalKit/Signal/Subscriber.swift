@@ -91,7 +91,8 @@ public final class Subscriber<T, E>: CustomStringConvertible {
     public var description: String {
         let handlers = [next.map { _ in "next" }, error.map { _ in "error" }, completed.map { _ in "completed" }]
         let isStopped = state.withLock { $0.isStopped }
-        return "Subscriber<\(T.self), \(E.self)>(\(handlers.compactMap { $0 }.joined(separator: ", ")), stopped: \(isStopped))"
+        return
+            "Subscriber<\(T.self), \(E.self)>(\(handlers.compactMap { $0 }.joined(separator: ", ")), stopped: \(isStopped))"
     }
 
     /// Delivers `value` to the `next` handler, unless the subscriber has terminated.

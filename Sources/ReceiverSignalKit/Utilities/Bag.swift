@@ -62,6 +62,7 @@ public final class Bag<T> {
     /// ```
     ///
     /// - Parameter index: What `add(_:)` returned.
+    /// - Returns: The item, or `nil`.
     /// - Complexity: O(log n).
     public func get(_ index: Index) -> T? {
         position(of: index).flatMap { items[$0] }

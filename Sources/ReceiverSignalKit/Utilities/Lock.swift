@@ -26,7 +26,7 @@ public final class Lock: Sendable {
     /// ```
     ///
     /// - Parameter f: What to run under the lock.
-    public func locked(_ f: () -> ()) {
+    public func locked(_ f: () -> Void) {
         box.withLock { _ in f() }
     }
 

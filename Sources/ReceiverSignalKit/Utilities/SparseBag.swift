@@ -55,6 +55,7 @@ public final class SparseBag<T>: Sequence {
     /// ```
     ///
     /// - Parameter index: What `add(_:)` returned.
+    /// - Returns: The item, or `nil`.
     /// - Complexity: O(1) on average.
     public func get(_ index: Index) -> T? {
         items[index]

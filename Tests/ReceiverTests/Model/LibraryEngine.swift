@@ -13,11 +13,12 @@ final class LibraryEngine: ModelEngine {
 
     init(_ program: ModelProgram) {
         let pairs = program.pairs.map { strategy in
-            let strategy: Receiver<Int>.Strategy = switch strategy {
-            case .hot: .hot
-            case .warm(let count): .warm(upTo: count)
-            case .cold: .cold
-            }
+            let strategy: Receiver<Int>.Strategy =
+                switch strategy {
+                case .hot: .hot
+                case .warm(let count): .warm(upTo: count)
+                case .cold: .cold
+                }
             return Receiver<Int>.make(with: strategy)
         }
         transmitters = pairs.map(\.0)

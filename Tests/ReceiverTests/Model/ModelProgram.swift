@@ -16,7 +16,13 @@ enum ModelAction: Equatable {
 /// An operator in a derived receiver's chain. Waves are `Int`s all along: operators that change
 /// the type are followed by a fixed conversion back (see `ModelOperator.previous`, `.optional`).
 enum ModelOperator: Equatable {
-    case map(Int), filter(Int), withPrevious, skip(Int), take(Int), skipRepeats, skipNil(Int)
+    case map(Int)
+    case filter(Int)
+    case withPrevious
+    case skip(Int)
+    case take(Int)
+    case skipRepeats
+    case skipNil(Int)
 
     // The transforms are part of the program, not of the semantics under test: both runners use them.
     static func map(_ k: Int, _ wave: Int) -> Int { (wave + k) / 2 }
@@ -27,7 +33,9 @@ enum ModelOperator: Equatable {
 
 /// What a pair keeps for new listeners (SPEC §1): the model's own copy of `Receiver.Strategy`.
 enum ModelStrategy: Equatable {
-    case hot, warm(Int), cold
+    case hot
+    case warm(Int)
+    case cold
 }
 
 struct ModelReceiverSpec: Equatable {
@@ -101,12 +109,13 @@ extension ModelProgram {
     static func generate<Choices: ModelChoices>(_ choices: inout Choices) -> ModelProgram {
         var program = ModelProgram(pairs: [], receivers: [], listeners: [], steps: [])
         for _ in 0..<(1 + choices.next(3)) {
-            let strategy: ModelStrategy = switch choices.next(5) {
-            case 0: .hot
-            case 1: .cold
-            case 2: .warm(1)
-            default: .warm(choices.next(4))
-            }
+            let strategy: ModelStrategy =
+                switch choices.next(5) {
+                case 0: .hot
+                case 1: .cold
+                case 2: .warm(1)
+                default: .warm(choices.next(4))
+                }
             program.pairs.append(strategy)
         }
         for pair in program.pairs.indices {
@@ -115,16 +124,17 @@ extension ModelProgram {
         for _ in 0..<choices.next(5) {
             var spec = ModelReceiverSpec(pair: choices.next(program.pairs.count), operators: [])
             for _ in 0..<(1 + choices.next(3)) {
-                let op: ModelOperator = switch choices.next(8) {
-                case 0: .map(choices.next(3))
-                case 1: .filter(choices.next(3))
-                case 2: .withPrevious
-                case 3: .skip(choices.next(3))
-                case 4: .take(choices.next(4))
-                case 5: .skipRepeats
-                case 6: .skipNil(choices.next(3))
-                default: .map(0)
-                }
+                let op: ModelOperator =
+                    switch choices.next(8) {
+                    case 0: .map(choices.next(3))
+                    case 1: .filter(choices.next(3))
+                    case 2: .withPrevious
+                    case 3: .skip(choices.next(3))
+                    case 4: .take(choices.next(4))
+                    case 5: .skipRepeats
+                    case 6: .skipNil(choices.next(3))
+                    default: .map(0)
+                    }
                 spec.operators.append(op)
             }
             program.receivers.append(spec)
@@ -135,7 +145,8 @@ extension ModelProgram {
         return program
     }
 
-    private mutating func action<Choices: ModelChoices>(_ choices: inout Choices, inside listener: Int?) -> ModelAction {
+    private mutating func action<Choices: ModelChoices>(_ choices: inout Choices, inside listener: Int?) -> ModelAction
+    {
         let kind = choices.next(10)
         if kind >= 4, kind < 8, listeners.count < Self.maxListeners {
             return .listen(listener: newListener(&choices))
@@ -177,14 +188,17 @@ extension ModelProgram: CustomStringConvertible {
         started.sort()
         let actions = steps + started.flatMap { listeners[$0].reactions.map(\.action) }
         let usedReceivers = Set(started.map { listeners[$0].receiver })
-        let usedPairs = Set(usedReceivers.map { receivers[$0].pair } + actions.compactMap { if case .broadcast(let pair, _) = $0 { pair } else { nil } })
+        let usedPairs = Set(
+            usedReceivers.map { receivers[$0].pair }
+                + actions.compactMap { if case .broadcast(let pair, _) = $0 { pair } else { nil } })
         var lines: [String] = []
         for (index, strategy) in pairs.enumerated() where usedPairs.contains(index) {
-            let name = switch strategy {
-            case .hot: "hot"
-            case .cold: "cold"
-            case .warm(let count): "warm(upTo: \(count))"
-            }
+            let name =
+                switch strategy {
+                case .hot: "hot"
+                case .cold: "cold"
+                case .warm(let count): "warm(upTo: \(count))"
+                }
             lines.append("p\(index) = make(with: .\(name))")
         }
         for (index, spec) in receivers.enumerated() where !spec.operators.isEmpty && usedReceivers.contains(index) {
@@ -192,8 +206,11 @@ extension ModelProgram: CustomStringConvertible {
         }
         for index in started {
             let spec = listeners[index]
-            let source = receivers[spec.receiver].operators.isEmpty ? "p\(receivers[spec.receiver].pair)" : "r\(spec.receiver)"
-            lines.append("L\(index) listens to \(source)" + spec.reactions.map { "; on its call #\($0.call): \($0.action)" }.joined())
+            let source =
+                receivers[spec.receiver].operators.isEmpty ? "p\(receivers[spec.receiver].pair)" : "r\(spec.receiver)"
+            lines.append(
+                "L\(index) listens to \(source)"
+                    + spec.reactions.map { "; on its call #\($0.call): \($0.action)" }.joined())
         }
         lines.append("steps: " + steps.map(\.description).joined(separator: "; "))
         return lines.joined(separator: "\n")

@@ -177,14 +177,18 @@ enum ModelCheck {
         for pair in program.pairs.indices {
             switch program.pairs[pair] {
             case .hot: break
-            case .cold: with { $0.pairs[pair] = .hot }; with { $0.pairs[pair] = .warm(1) }
+            case .cold:
+                with { $0.pairs[pair] = .hot }
+                with { $0.pairs[pair] = .warm(1) }
             case .warm(let count):
                 with { $0.pairs[pair] = .hot }
                 if count > 1 { with { $0.pairs[pair] = .warm(count - 1) } }
             }
         }
         func simpler(_ action: ModelAction) -> ModelAction {
-            if case .broadcast(let pair, let value) = action, value > 0 { return .broadcast(pair: pair, value: value - 1) }
+            if case .broadcast(let pair, let value) = action, value > 0 {
+                return .broadcast(pair: pair, value: value - 1)
+            }
             return action
         }
         for index in program.steps.indices {
@@ -192,8 +196,14 @@ enum ModelCheck {
         }
         for listener in program.listeners.indices {
             for index in program.listeners[listener].reactions.indices {
-                with { $0.listeners[listener].reactions[index].action = simpler($0.listeners[listener].reactions[index].action) }
-                with { $0.listeners[listener].reactions[index].call = max(0, $0.listeners[listener].reactions[index].call - 1) }
+                with {
+                    $0.listeners[listener].reactions[index].action = simpler(
+                        $0.listeners[listener].reactions[index].action)
+                }
+                with {
+                    $0.listeners[listener].reactions[index].call = max(
+                        0, $0.listeners[listener].reactions[index].call - 1)
+                }
             }
         }
         return candidates

@@ -28,11 +28,12 @@ final class ReferenceModel: ModelEngine {
         var queue: [(number: Int, wave: Int)] = []
 
         init(_ strategy: ModelStrategy) {
-            keeps = switch strategy {
-            case .hot: 0
-            case .warm(let count): count
-            case .cold: Int.max
-            }
+            keeps =
+                switch strategy {
+                case .hot: 0
+                case .warm(let count): count
+                case .cold: Int.max
+                }
         }
     }
 
@@ -102,7 +103,9 @@ final class ReferenceModel: ModelEngine {
     }
 
     /// SPEC §2: each operator with this listener's own state.
-    private func stages(_ operators: [ModelOperator], for listener: Listener, then handler: @escaping (Int) -> Void) -> (Int) -> Void {
+    private func stages(_ operators: [ModelOperator], for listener: Listener, then handler: @escaping (Int) -> Void)
+        -> (Int) -> Void
+    {
         var next = handler
         for op in operators.reversed() {
             let downstream = next
