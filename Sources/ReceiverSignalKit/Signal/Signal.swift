@@ -46,7 +46,7 @@ public final class Signal<T, E> {
         run = { next, error, completed in
             let subscriber = Subscriber(next: next, error: error, completed: completed)
             subscriber.assign(generator(subscriber))
-            return Subscriber.Subscription(subscriber)
+            return subscriber.run
         }
     }
 

@@ -77,3 +77,41 @@ public import Musl
         #endif
     }
 }
+
+/// A lock from a table of mutexes shared by the objects that use it, picked by the object's
+/// address — for objects so numerous that a mutex each would be most of their size (a
+/// subscription's run). The core's pairs do the same with their own table.
+///
+/// It is only safe for locked sections that take no other lock and call no user code, since two
+/// objects may share a stripe; `Locked` is for the rest (`Atomic` and `Lock` run user code under
+/// theirs).
+@usableFromInline struct StripedLock: @unchecked Sendable {
+    /// 64 stripes, 64 bytes apart (one cache line each), made once.
+    @usableFromInline nonisolated(unsafe) static let table: UnsafeMutableRawPointer = {
+        let table = UnsafeMutableRawPointer.allocate(byteCount: 64 * 64, alignment: 64)
+        for stripe in 0..<64 {
+            let word = (table + stripe * 64).bindMemory(to: Locked<Void>.Primitive.self, capacity: 1)
+            word.initialize(to: Locked<Void>.Primitive())
+            #if !canImport(Darwin)
+            pthread_mutex_init(word, nil)
+            #endif
+        }
+        return table
+    }()
+
+    @usableFromInline let word: UnsafeMutablePointer<Locked<Void>.Primitive>
+
+    /// The stripe for `object`, picked from its address's bits by a multiplicative hash.
+    @inlinable init(for object: AnyObject) {
+        let address = UInt(bitPattern: ObjectIdentifier(object))
+        let stripe = Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - 6))
+        word = (Self.table + stripe * 64).assumingMemoryBound(to: Locked<Void>.Primitive.self)
+    }
+
+    /// Runs `body` while holding the lock. `body` must not call user code or take another lock.
+    @inlinable @inline(__always) func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        Locked<Void>.lock(word)
+        defer { Locked<Void>.unlock(word) }
+        return try body()
+    }
+}
