@@ -164,7 +164,6 @@ public final class Subscriber<T, E>: CustomStringConvertible {
         }
         refused?.dispose()
     }
-
 }
 
 extension Subscriber: Sendable where T: Sendable, E: Sendable {}
