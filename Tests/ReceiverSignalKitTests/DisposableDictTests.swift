@@ -90,19 +90,3 @@ import class Foundation.Thread
         }
     }
 }
-
-/// A disposable whose `deinit` runs `onDeinit`: to call back into what released it.
-private final class ReenteringDisposable: Disposable {
-    let onDeinit: @Sendable () -> Void
-    init(onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
-    func dispose() {}
-    deinit { onDeinit() }
-}
-
-/// Stops the test process, failing its exit test, if it still runs after `seconds`: a deadlock.
-private func startWatchdog(seconds: Double = 10) {
-    Thread.detachNewThread {
-        Thread.sleep(forTimeInterval: seconds)
-        fatalError("watchdog: still running after \(seconds) s, deadlocked")
-    }
-}

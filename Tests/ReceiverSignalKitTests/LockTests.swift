@@ -52,11 +52,3 @@ import class Foundation.Thread
         #expect(runs == 1)
     }
 }
-
-/// Stops the test process, failing its exit test, if it still runs after `seconds`: a deadlock.
-private func startWatchdog(seconds: Double = 10) {
-    Thread.detachNewThread {
-        Thread.sleep(forTimeInterval: seconds)
-        fatalError("watchdog: still running after \(seconds) s, deadlocked")
-    }
-}

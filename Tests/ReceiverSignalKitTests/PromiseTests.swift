@@ -303,11 +303,3 @@ private final class Reentering: Disposable {
     func dispose() {}
     deinit { onDeinit() }
 }
-
-/// Stops the test process, failing its exit test, if it still runs after `seconds`: a deadlock.
-private func startWatchdog(seconds: Double = 10) {
-    Thread.detachNewThread {
-        Thread.sleep(forTimeInterval: seconds)
-        fatalError("watchdog: still running after \(seconds) s, deadlocked")
-    }
-}

@@ -29,3 +29,12 @@ func briefStarts(
     }
     return histories.recorded
 }
+
+/// A disposable whose `deinit` runs `onDeinit`: to show that whoever lets go of it does so after
+/// unlocking (the deinit may call back into them).
+final class ReenteringDisposable: Disposable {
+    let onDeinit: @Sendable () -> Void
+    init(onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    func dispose() {}
+    deinit { onDeinit() }
+}

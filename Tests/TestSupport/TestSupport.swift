@@ -68,3 +68,12 @@ extension Array where Element: Equatable {
         return (0...(count - slice.count)).contains { Array(self[$0..<($0 + slice.count)]) == slice }
     }
 }
+
+/// Stops the test process, failing its exit test, if it still runs after `seconds`: a deadlock
+/// fails instead of hanging the suite. Call it first thing inside `#expect(processExitsWith:)`.
+public func startWatchdog(seconds: Double = 10) {
+    Thread.detachNewThread {
+        Thread.sleep(forTimeInterval: seconds)
+        fatalError("watchdog: still running after \(seconds) s, deadlocked")
+    }
+}
