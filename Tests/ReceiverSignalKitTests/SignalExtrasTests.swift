@@ -1,16 +1,6 @@
 import ReceiverSignalKit
 import Testing
 
-/// Starts `signal` and returns, as text, what it sent synchronously: each value, then
-/// `error <e>` or `completed`.
-private func history<T, E>(of signal: Signal<T, E>) -> [String] {
-    let events = History<String>()
-    signal.start(
-        next: { events.record("\($0)") }, error: { events.record("error \($0)") },
-        completed: { events.record("completed") })
-    return events.recorded
-}
-
 /// A signal of `values`, then a completion.
 private func values<T>(_ values: [T]) -> Signal<T, Void> {
     Signal { subscriber in

@@ -2,19 +2,6 @@ import Foundation
 import ReceiverSignalKit
 import Testing
 
-/// A plain error type that does not conform to `Error`, as Telegram's are.
-private enum LoadError { case network, timeout }
-
-/// Starts `signal` and returns, as text, what it sent synchronously: each value, then
-/// `error <e>` or `completed`.
-private func history<T, E>(of signal: Signal<T, E>) -> [String] {
-    let events = History<String>()
-    signal.start(
-        next: { events.record("\($0)") }, error: { events.record("error \($0)") },
-        completed: { events.record("completed") })
-    return events.recorded
-}
-
 /// A signal of `values`, then a completion.
 private func values<T>(_ values: [T]) -> Signal<T, NoError> {
     Signal { subscriber in

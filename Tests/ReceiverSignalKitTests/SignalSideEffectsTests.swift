@@ -1,9 +1,6 @@
 import ReceiverSignalKit
 import Testing
 
-/// A plain error type that does not conform to `Error`, as Telegram's are.
-private enum LoadError { case network }
-
 /// An upstream that writes its start, what it sends and its disposal in `log`: `values`, then
 /// an error if `error` is given, a completion if `completes`, else nothing more.
 private func logged(

@@ -1,19 +1,6 @@
 import ReceiverSignalKit
 import Testing
 
-/// A plain error type that does not conform to `Error`, as Telegram's are.
-private enum LoadError { case network }
-
-/// Starts `signal` and returns, as text, what it sent synchronously: each value, then
-/// `error <e>` or `completed`.
-private func history<T, E>(of signal: Signal<T, E>) -> [String] {
-    let events = History<String>()
-    signal.start(
-        next: { events.record("\($0)") }, error: { events.record("error \($0)") },
-        completed: { events.record("completed") })
-    return events.recorded
-}
-
 @Suite struct SignalSingleTests {
     @Test func singleSendsTheValueThenCompletes() {
         let signal: Signal<Int, NoError> = single(1, NoError.self)

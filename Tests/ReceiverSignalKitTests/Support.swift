@@ -38,3 +38,16 @@ final class ReenteringDisposable: Disposable {
     func dispose() {}
     deinit { onDeinit() }
 }
+
+/// A plain error type that does not conform to `Error`, as Telegram's are.
+enum LoadError { case network, timeout }
+
+/// Starts `signal` and returns, as text, what it sent synchronously: each value, then
+/// `error <e>` or `completed`.
+func history<T, E>(of signal: Signal<T, E>) -> [String] {
+    let events = History<String>()
+    signal.start(
+        next: { events.record("\($0)") }, error: { events.record("error \($0)") },
+        completed: { events.record("completed") })
+    return events.recorded
+}
