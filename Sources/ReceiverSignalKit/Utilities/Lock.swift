@@ -10,7 +10,9 @@
 /// > `os_unfair_lock`, the program stops instead). Prefer ``Atomic``, which ties the lock to the
 /// > state it guards.
 public final class Lock: Sendable {
-    private let box = Locked(())
+    // Not `Locked(())`: a zero-sized value shares its address with the lock word behind it, and
+    // the thread sanitizer then reports each access to the value as a race with the mutex.
+    private let box = Locked(false)
 
     /// Makes an unlocked lock.
     ///
