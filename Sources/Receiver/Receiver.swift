@@ -109,8 +109,7 @@ public final class Receiver<Wave> {
         // receiver are gone: it disposes every listener, which releases the handlers (after
         // unlocking) even when a handler holds its own disposable.
         deinit {
-            var listeners: [Listener] = []
-            lock.withLock { listeners = state.listeners }
+            let listeners = lock.withLock { state.listeners }
             for index in listeners.indices { listeners[index].dispose() }
         }
 
