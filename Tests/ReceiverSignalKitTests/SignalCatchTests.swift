@@ -2,38 +2,6 @@ import Foundation
 import ReceiverSignalKit
 import Testing
 
-/// A signal whose starts are logged ("s.subscribe#1", then "s.dispose#1" when that start's
-/// disposable is disposed) and driven by `onStart` (called with the start's number) or by the
-/// test through the latest start's subscriber.
-private final class Source: Sendable {
-    let name: String
-    let log: History<String>
-    private let subscribers = History<Subscriber<Int, TestError>>()
-    private let onStart: @Sendable (Subscriber<Int, TestError>, Int) -> Void
-
-    init(
-        _ name: String, _ log: History<String>,
-        onStart: @escaping @Sendable (Subscriber<Int, TestError>, Int) -> Void = { _, _ in }
-    ) {
-        (self.name, self.log, self.onStart) = (name, log, onStart)
-    }
-
-    var signal: Signal<Int, TestError> {
-        Signal { subscriber in
-            self.subscribers.record(subscriber)
-            let start = self.subscribers.recorded.count
-            self.log.record("\(self.name).subscribe#\(start)")
-            self.onStart(subscriber, start)
-            return ActionDisposable { self.log.record("\(self.name).dispose#\(start)") }
-        }
-    }
-
-    var starts: Int { subscribers.recorded.count }
-    func emit(_ value: Int) { subscribers.recorded.last?.putNext(value) }
-    func fail(_ code: Int) { subscribers.recorded.last?.putError(TestError(code: code)) }
-    func complete() { subscribers.recorded.last?.putCompletion() }
-}
-
 /// Starts `signal`, logging "next v", "error e" and "completed".
 @discardableResult
 private func record<E>(_ signal: Signal<Int, E>, _ log: History<String>) -> any Disposable {
@@ -64,7 +32,7 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
 
     @Test func catchStartsTheAlternativeBeforeDisposingTheFailedStart() {
         let log = History<String>()
-        let (source, alternative) = (Source("s", log), Source("alt", log))
+        let (source, alternative) = (Source<Int>("s", log), Source<Int>("alt", log))
         record(
             source.signal
                 |> `catch` { (error: TestError) -> Signal<Int, String> in
@@ -85,13 +53,13 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
 
     @Test func catchPassesOnCompletionAndDisposesBoth() {
         let log = History<String>()
-        let (source, alternative) = (Source("s", log), Source("alt", log))
+        let (source, alternative) = (Source<Int>("s", log), Source<Int>("alt", log))
         record(source.signal |> `catch` { _ in alternative.signal }, log)
         source.complete()
         #expect(log.recorded == ["s.subscribe#1", "completed", "s.dispose#1"])
 
         let log2 = History<String>()
-        let (source2, alternative2) = (Source("s", log2), Source("alt", log2))
+        let (source2, alternative2) = (Source<Int>("s", log2), Source<Int>("alt", log2))
         let disposable = record(source2.signal |> `catch` { _ in alternative2.signal }, log2)
         source2.fail(1)
         disposable.dispose()
@@ -104,7 +72,7 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
 
     @Test func restartStartsAgainAfterEachCompletionAndNeverCompletes() {
         let log = History<String>()
-        let source = Source("s", log)
+        let source = Source<Int>("s", log)
         let disposable = record(restart(source.signal), log)
         source.emit(1)
         source.complete()
@@ -121,7 +89,7 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
 
     @Test func restartPassesOnAnErrorAndStops() {
         let log = History<String>()
-        let source = Source("s", log)
+        let source = Source<Int>("s", log)
         record(restart(source.signal), log)
         source.complete()
         source.fail(2)
@@ -147,7 +115,7 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
     /// which disposes the inner (still running) one. Here the running start stays.
     @Test func restartKeepsAStartMadeWhileTheFirstWasStarting() {
         let log = History<String>()
-        let source = Source(
+        let source = Source<Int>(
             "s", log,
             onStart: { subscriber, start in
                 if start == 1 { subscriber.putCompletion() }
@@ -159,7 +127,7 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
 
     @Test func recurseIsRestart() {
         let log = History<String>()
-        let source = Source("s", log)
+        let source = Source<Int>("s", log)
         record(source.signal |> recurse(42), log)
         source.emit(1)
         source.complete()
@@ -205,7 +173,7 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
     @Test func retryStopsOnDisposal() {
         let queue = Queue(name: "retry-disposal")
         let log = History<String>()
-        let source = Source("s", log)
+        let source = Source<Int>("s", log)
         let disposable = record(source.signal |> retry(0.01, maxDelay: 0.01, onQueue: queue), log)
         source.fail(1)
         disposable.dispose()
@@ -268,7 +236,7 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
 
     @Test func restartIfErrorStartsAgainAfterEachErrorAndCompletesWithTheSource() {
         let log = History<String>()
-        let source = Source("s", log)
+        let source = Source<Int>("s", log)
         let restarted: Signal<Int, NoError> = restartIfError(source.signal)
         restarted.start(next: { log.record("next \($0)") }, completed: { log.record("completed") })
         source.fail(1)
@@ -293,7 +261,7 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
 
     @Test func restartOrMapErrorRestartsOrFailsAsTheConditionSays() {
         let log = History<String>()
-        let source = Source("s", log)
+        let source = Source<Int>("s", log)
         let mapped: Signal<Int, String> =
             source.signal
             |> restartOrMapError { (error: TestError) -> RestartOrMapErrorCondition<String> in
@@ -314,7 +282,7 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
 
     @Test func restartOrMapErrorPassesOnCompletion() {
         let log = History<String>()
-        let source = Source("s", log)
+        let source = Source<Int>("s", log)
         record(
             source.signal |> restartOrMapError { (_: TestError) -> RestartOrMapErrorCondition<Int> in .restart }, log)
         source.fail(1)

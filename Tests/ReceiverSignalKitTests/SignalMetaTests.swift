@@ -2,37 +2,6 @@ import Foundation
 import ReceiverSignalKit
 import Testing
 
-/// A signal whose starts are logged ("a.subscribe#1", then "a.dispose#1" when that start's
-/// disposable is disposed) and driven by the test through the latest start's subscriber.
-private final class Source<Value: Sendable>: Sendable {
-    let name: String
-    let log: History<String>
-    private let subscribers = History<Subscriber<Value, TestError>>()
-    private let onStart: @Sendable (Subscriber<Value, TestError>) -> Void
-
-    init(
-        _ name: String, _ log: History<String>,
-        onStart: @escaping @Sendable (Subscriber<Value, TestError>) -> Void = { _ in }
-    ) {
-        (self.name, self.log, self.onStart) = (name, log, onStart)
-    }
-
-    var signal: Signal<Value, TestError> {
-        Signal { subscriber in
-            self.subscribers.record(subscriber)
-            let start = self.subscribers.recorded.count
-            self.log.record("\(self.name).subscribe#\(start)")
-            self.onStart(subscriber)
-            return ActionDisposable { self.log.record("\(self.name).dispose#\(start)") }
-        }
-    }
-
-    var starts: Int { subscribers.recorded.count }
-    func emit(_ value: Value) { subscribers.recorded.last?.putNext(value) }
-    func fail(_ code: Int) { subscribers.recorded.last?.putError(TestError(code: code)) }
-    func complete() { subscribers.recorded.last?.putCompletion() }
-}
-
 /// Starts `signal`, logging "next v", "error code" and "completed".
 @discardableResult
 private func record<T>(_ signal: Signal<T, TestError>, _ log: History<String>) -> any Disposable {
@@ -76,7 +45,7 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         let a = Source<Int>("a", log)
         let b = Source<Int>(
             "b", log,
-            onStart: { _ in
+            onStart: { _, _ in
                 a.emit(99)
                 a.complete()
             })

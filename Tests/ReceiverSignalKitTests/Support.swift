@@ -51,3 +51,35 @@ func history<T, E>(of signal: Signal<T, E>) -> [String] {
         completed: { events.record("completed") })
     return events.recorded
 }
+
+/// A signal whose starts are logged ("s.subscribe#1", then "s.dispose#1" when that start's
+/// disposable is disposed) and driven by `onStart` (called with the start's subscriber and number)
+/// or by the test through the latest start's subscriber.
+final class Source<Value: Sendable>: Sendable {
+    let name: String
+    let log: History<String>
+    private let subscribers = History<Subscriber<Value, TestError>>()
+    private let onStart: @Sendable (Subscriber<Value, TestError>, Int) -> Void
+
+    init(
+        _ name: String, _ log: History<String>,
+        onStart: @escaping @Sendable (Subscriber<Value, TestError>, Int) -> Void = { _, _ in }
+    ) {
+        (self.name, self.log, self.onStart) = (name, log, onStart)
+    }
+
+    var signal: Signal<Value, TestError> {
+        Signal { subscriber in
+            self.subscribers.record(subscriber)
+            let start = self.subscribers.recorded.count
+            self.log.record("\(self.name).subscribe#\(start)")
+            self.onStart(subscriber, start)
+            return ActionDisposable { self.log.record("\(self.name).dispose#\(start)") }
+        }
+    }
+
+    var starts: Int { subscribers.recorded.count }
+    func emit(_ value: Value) { subscribers.recorded.last?.putNext(value) }
+    func fail(_ code: Int) { subscribers.recorded.last?.putError(TestError(code: code)) }
+    func complete() { subscribers.recorded.last?.putCompletion() }
+}
