@@ -44,9 +44,12 @@ public final class Signal<T, E> {
     ///   stops the work (disposed when the subscriber terminates or the start is disposed).
     @inlinable public init(_ generator: @escaping (Subscriber<T, E>) -> any Disposable) {
         run = { next, error, completed in
+            // The start holds the subscriber only while the generator runs: from then on, the
+            // source does, or nothing (SwiftSignalKit's lifetime). The core is the handle.
             let subscriber = Subscriber(next: next, error: error, completed: completed)
-            subscriber.assign(generator(subscriber))
-            return subscriber.run
+            let core = subscriber.core
+            core.assign(generator(subscriber))
+            return core
         }
     }
 

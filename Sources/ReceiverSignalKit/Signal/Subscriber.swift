@@ -10,35 +10,34 @@
 /// signal.start(next: { print($0) }, completed: { print("done") })   // prints 1, 2, done
 /// ```
 ///
-/// The first `putError` or `putCompletion` terminates the subscriber: its handler runs, then
-/// what the generator returned is disposed, then the handlers and everything kept alive are
-/// released. Nothing put afterwards is delivered.
+/// The first `putError` or `putCompletion` terminates the subscriber: it lets go of the other
+/// handlers, calls the terminal one and lets go of it, disposes what the generator returned, and
+/// releases what ``keepAlive(_:)`` kept. Nothing put afterwards is delivered. Disposing the start
+/// (the disposable `start` returns) does the same without calling a handler: what the generator
+/// returned is disposed, then the handlers are released, then what was kept alive — also while
+/// the source still holds this subscriber, so a handler's captures (a screen, a view model) never
+/// outlive the subscription. A subscriber its source lets go of releases what it kept alive, then
+/// its handlers, as SwiftSignalKit's does.
 ///
-/// Delivery goes through a `.hot` pair of the core, made at the first `put…` (a subscription
-/// that never receives an event, such as `never()`'s, costs no pair): every `put…` broadcasts an
-/// event, and the pair's one listener calls the handlers. So, as for any listener, calls to the
-/// handlers never overlap, they see the events in one order, a `put…` from inside a handler is
-/// queued (never nested), and after the subscription's `dispose()` returns no handler is called
-/// again (SwiftSignalKit nests re-entrant puts and may run one handler on several threads at once).
+/// Calls to the handlers never overlap and see the events in one order: a `put…` made while a
+/// handler runs — from inside it, or from another thread — is queued and delivered by the thread
+/// already delivering, right after, never nested. After the start's `dispose()` returns, no
+/// handler is called again. (SwiftSignalKit nests re-entrant puts, may run one handler on several
+/// threads at once, and can call a handler while the start is being disposed.)
 ///
 /// > Note: `put…` may be called from any thread. Handlers run on the thread that puts (or on the
 /// > thread already delivering to this subscriber, which also delivers what others put meanwhile).
 public final class Subscriber<T, E>: CustomStringConvertible {
-    /// What travels through the subscriber's pair.
+    /// An event, as it waits in the queue of a subscriber that is delivering.
     @usableFromInline enum Event {
         case next(T)
         case error(E)
         case completion
     }
 
-    /// The run: its locked state, and the disposable `start` returns.
-    @usableFromInline let run: SubscriberRun
-    /// The pair that serialises delivery, made at the first `put…`. Only touched under the run's
-    /// lock.
-    @usableFromInline nonisolated(unsafe) var transmitter: Receiver<Event>.Transmitter?
-    /// Immutable and only called by deliveries, which the pair serialises; `nonisolated(unsafe)`
-    /// because handlers are ordinary closures, not `@Sendable` (see the threading contract).
-    @usableFromInline nonisolated(unsafe) let next: ((T) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?
+    /// The start this subscriber feeds: its handlers, its queue, and what it disposes and keeps
+    /// alive. It is also the disposable `start` returns, so it does not hold this subscriber.
+    @usableFromInline let core: SubscriberCore<T, E>
 
     /// Makes a subscriber that calls the given handlers.
     ///
@@ -52,22 +51,19 @@ public final class Subscriber<T, E>: CustomStringConvertible {
     ///   - error: Called with the error if it terminates with one.
     ///   - completed: Called if it terminates by completing.
     @inlinable public init(next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil) {
-        (self.next, self.error, self.completed) = (next, error, completed)
-        run = SubscriberRun()
+        core = SubscriberCore(next: next, error: error, completed: completed)
     }
 
-    /// A description for debugging: which handlers it has and whether it has stopped.
+    deinit { core.subscriberReleased() }
+
+    /// What the subscriber holds, as SwiftSignalKit prints it: each handler and the generator's
+    /// disposable as `hasValue` or `nil`, and whether it has terminated.
     ///
     /// ```swift
     /// print(Subscriber<Int, NoError>(next: { _ in }))
-    /// // Subscriber<Int, Never>(next, stopped: false)
+    /// // Subscriber { next: hasValue, error: nil, completed: nil, disposable: nil, terminated: false }
     /// ```
-    public var description: String {
-        let handlers = [next.map { _ in "next" }, error.map { _ in "error" }, completed.map { _ in "completed" }]
-        let isStopped = run.withLock { $0.isStopped }
-        return
-            "Subscriber<\(T.self), \(E.self)>(\(handlers.compactMap { $0 }.joined(separator: ", ")), stopped: \(isStopped))"
-    }
+    public var description: String { core.subscriberDescription }
 
     /// Delivers `value` to the `next` handler, unless the subscriber has terminated.
     ///
@@ -76,147 +72,272 @@ public final class Subscriber<T, E>: CustomStringConvertible {
     /// ```
     ///
     /// - Parameter value: The value to deliver.
-    @inlinable public func putNext(_ value: T) { put(.next(value)) }
+    @inlinable public func putNext(_ value: T) { core.put(.next(value)) }
 
-    /// Terminates the subscriber with `error`: the `error` handler is called, then the
-    /// generator's disposable is disposed. Does nothing if it has terminated already.
+    /// Terminates the subscriber with `error`: the other handlers are released, the `error`
+    /// handler is called, then the generator's disposable is disposed. Does nothing if it has
+    /// terminated already (but releases what was kept alive since).
     ///
     /// ```swift
     /// subscriber.putError(.notFound)
     /// ```
     ///
     /// - Parameter error: The error to deliver.
-    @inlinable public func putError(_ error: E) { put(.error(error)) }
+    @inlinable public func putError(_ error: E) { core.put(.error(error)) }
 
-    /// Terminates the subscriber: the `completed` handler is called, then the generator's
-    /// disposable is disposed. Does nothing if it has terminated already.
+    /// Terminates the subscriber: the other handlers are released, the `completed` handler is
+    /// called, then the generator's disposable is disposed. Does nothing if it has terminated
+    /// already (but releases what was kept alive since).
     ///
     /// ```swift
     /// subscriber.putCompletion()
     /// ```
-    @inlinable public func putCompletion() { put(.completion) }
+    @inlinable public func putCompletion() { core.put(.completion) }
 
-    /// Keeps `object` alive until the subscriber terminates or its subscription is disposed.
+    /// Keeps `object` alive until the subscriber terminates, its start is disposed, or the
+    /// subscriber itself is released — whichever comes first. Kept after termination, it is held
+    /// until the next `putError`/`putCompletion`, the start's disposal or the subscriber's release.
     ///
     /// ```swift
     /// let session = URLSession(configuration: .default)
     /// subscriber.keepAlive(session)
     /// ```
     ///
-    /// - Parameter object: What to keep; released at once if the subscriber has stopped already.
-    @inlinable public func keepAlive(_ object: AnyObject) {
-        let refused: AnyObject? = run.withLock { run in
-            guard !run.isStopped else { return object }
-            run.keptAlive.append(object)
-            return nil
-        }
-        _ = refused  // released here, after unlocking
-    }
+    /// - Parameter object: What to keep.
+    @inlinable public func keepAlive(_ object: AnyObject) { core.keepAlive(object) }
 
-    /// Broadcasts `event` into the subscriber's pair, making the pair at the first event.
-    @inlinable func put(_ event: Event) {
-        let (transmitter, isStopped) = run.withLock { (self.transmitter, $0.isStopped) }
-        if let transmitter {
-            transmitter.broadcast(event)
-        } else if !isStopped, let transmitter = makePair() {
-            transmitter.broadcast(event)
-        }
-    }
-
-    /// Makes the pair and its listener outside the lock, then installs them, unless another
-    /// thread was first (its pair is used instead) or the subscriber stopped meanwhile (`nil`).
-    @inlinable func makePair() -> Receiver<Event>.Transmitter? {
-        let handlers = (next, error, completed)
-        let (transmitter, receiver) = Receiver<Event>.make()
-        // `unowned`: the pair belongs to this subscriber, and only a `put…` on it (which holds
-        // it) can deliver, so the subscriber outlives every call; a strong reference would be a
-        // cycle through the pair that keeps a never-ending, forgotten run alive.
-        let listening = receiver.listen { [unowned self] event in
-            switch event {
-            case .next(let value):
-                handlers.0?(value)
-                return
-            case .error(let error):
-                handlers.1?(error)
-            case .completion:
-                handlers.2?()
-            }
-            run.dispose()
-        }
-        let (installed, unused) = run.withLock { run -> (Receiver<Event>.Transmitter?, (any Disposable)?) in
-            guard !run.isStopped else { return (nil, listening) }
-            guard self.transmitter == nil else { return (self.transmitter, listening) }
-            (self.transmitter, run.listening) = (transmitter, listening)
-            return (transmitter, nil)
-        }
-        unused?.dispose()
-        return installed
-    }
-
-    /// Hands over what the generator returned: disposed on termination or on the subscription's
-    /// `dispose()`, and at once if either happened already (the generator may complete before it
-    /// returns).
-    @inlinable func assign(_ disposable: any Disposable) {
-        let refused: (any Disposable)? = run.withLock { run in
-            guard !run.isStopped else { return disposable }
-            run.disposable = disposable
-            return nil
-        }
-        refused?.dispose()
-    }
+    /// Puts `event`, for the adapter's own relays.
+    @inlinable func put(_ event: Event) { core.put(event) }
 }
 
 extension Subscriber: Sendable where T: Sendable, E: Sendable {}
 extension Subscriber.Event: Sendable where T: Sendable, E: Sendable {}
 
-/// What one run of a subscriber holds, behind its own lock, and the disposable `start` returns:
-/// `dispose()` stops the run. One object, not generic, so that a subscription that never receives
-/// an event costs one allocation, and stopping it looks up no type metadata.
+/// One start of a generator: the handlers, a queue of the events put while one is delivered, what
+/// the generator returned and what is kept alive — and the disposable `start` returns.
 ///
-/// It holds neither the subscriber nor its handlers nor its pair: handlers often reach this
-/// disposable (stored in an operator's state, say), and would otherwise form a cycle that outlives
-/// every source. (SwiftSignalKit's disposable holds its subscriber weakly for the same reason.)
+/// It serialises like a pair of the core with a single listener (one delivering thread, events
+/// queued FIFO behind it, nothing after disposal), and adds what a subscription needs and a pair
+/// does not have: handlers released one by one as the start ends, a terminal event, and an end
+/// that disposes. A start whose events all arrive with nothing in flight (`single`, a request
+/// answered once) allocates no queue.
 ///
-/// Its lock is a `StripedLock`: a mutex of its own would be 40 of its 104 bytes. Every locked
-/// section here and in `Subscriber` only moves state in or out. `@unchecked Sendable`: `state` is
-/// only reached under that lock.
-@usableFromInline final class SubscriberRun: Disposable, @unchecked Sendable {
-    @usableFromInline struct State {
-        /// The listener of the subscriber's pair, once it has one.
-        @usableFromInline var listening: (any Disposable)?
-        /// What the generator returned, disposed on termination or disposal.
-        @usableFromInline var disposable: (any Disposable)?
-        @usableFromInline var keptAlive: [AnyObject] = []
-        /// Terminated, or disposed: nothing is delivered any more.
-        @usableFromInline var isStopped = false
+/// It does not hold its ``Subscriber``: the source does. So a source that lets go of its
+/// subscriber lets go of the handlers and of what was kept alive (SwiftSignalKit's lifetime), and
+/// a handler that captures its own disposable is a cycle only until the start ends.
+///
+/// Its fields are plain stored properties rather than a generic state struct: `dispose()`, the
+/// subscriber's `deinit` and the descriptions run unspecialised (through a protocol witness or a
+/// destructor), and a generic struct would make each of them look up its type metadata at run
+/// time (measured: six times the instructions of a whole `never().start()` + `dispose()`). Only
+/// the inlinable delivery path, specialised in the user's module, touches the generic queue.
+///
+/// Its lock is a `StripedLock`: every locked section only moves state in or out; what it takes out
+/// (handlers, values, disposables) is called, disposed or released by the caller after unlocking.
+/// `@unchecked Sendable`: the fields are only reached under that lock.
+@usableFromInline final class SubscriberCore<T, E>: Disposable, CustomStringConvertible, @unchecked Sendable {
+    @usableFromInline typealias Event = Subscriber<T, E>.Event
 
-        @inlinable init() {}
+    @exclusivity(unchecked) @usableFromInline var next: ((T) -> Void)?
+    @exclusivity(unchecked) @usableFromInline var error: ((E) -> Void)?
+    @exclusivity(unchecked) @usableFromInline var completed: (() -> Void)?
+    /// What the generator returned: disposed when the start ends. `nil` until the generator
+    /// returns, and once it is disposed.
+    @exclusivity(unchecked) @usableFromInline var disposable: (any Disposable)?
+    /// Events put while one was delivered, from `head` on; a delivered event is moved out of its
+    /// slot, so clearing the drained queue releases nothing.
+    @exclusivity(unchecked) @usableFromInline var queue: ContiguousArray<Event?> = []
+    @exclusivity(unchecked) @usableFromInline var keptAlive: [AnyObject] = []
+    @exclusivity(unchecked) @usableFromInline var head: UInt32 = 0
+    /// A thread is delivering: a `put…` is queued for it.
+    @exclusivity(unchecked) @usableFromInline var isDelivering = false
+    /// A terminal event was put, or the start was disposed: nothing more is accepted.
+    @exclusivity(unchecked) @usableFromInline var isTerminated = false
+    /// The start's `dispose()` has run.
+    @exclusivity(unchecked) @usableFromInline var isDisposed = false
 
-        /// Stops the run and takes out what it held, for the caller to dispose and release after
-        /// unlocking; `nil` if it had stopped already.
-        @inlinable mutating func stop() -> State? {
-            guard !isStopped else { return nil }
-            var taken = State()
-            swap(&self, &taken)
-            isStopped = true
-            return taken
+    @inlinable init(next: ((T) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?) {
+        (self.next, self.error, self.completed) = (next, error, completed)
+    }
+
+    @inlinable var lock: StripedLock { StripedLock(for: self) }
+
+    /// A handler call to make after unlocking, with the handlers a terminal event took out (the
+    /// caller releases them in SwiftSignalKit's order) and what was kept alive.
+    @usableFromInline struct Delivery {
+        @usableFromInline var event: Event
+        @usableFromInline var next: ((T) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?
+        @usableFromInline var keptAlive: [AnyObject]
+
+        @inlinable init(
+            _ event: Event, next: ((T) -> Void)?, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil,
+            keptAlive: [AnyObject] = []
+        ) {
+            (self.event, self.next, self.error, self.completed, self.keptAlive) =
+                (event, next, error, completed, keptAlive)
         }
     }
 
-    @exclusivity(unchecked) @usableFromInline var state = State()
-
-    @inlinable init() {}
-
-    /// Runs `body` with the state, under the run's lock.
-    @inlinable func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try StripedLock(for: self).withLock { try body(&state) }
+    /// Delivers `event` now, or queues it for the thread already delivering; that thread (this one,
+    /// if it was idle) then delivers the queue in order.
+    @inlinable func put(_ event: Event) {
+        var late: [AnyObject] = []  // kept alive since termination: a late terminal call releases it
+        var delivery = lock.withLock { admit(event, late: &late) }
+        var dropped = ContiguousArray<Event?>()  // what a disposal mid-delivery left queued
+        while let current = delivery.take() {
+            deliver(current)
+            delivery = lock.withLock { advance(dropping: &dropped) }
+        }
     }
 
-    /// Stops the run: no handler is called after this returns (on this thread), then what the
-    /// generator returned is disposed, then what the run held is released — all after unlocking.
+    /// Accepts a `put`, under the lock: returns the delivery to make now, or `nil` when the event is
+    /// queued behind a delivery in progress or dropped (the subscriber has terminated).
+    @inlinable func admit(_ event: Event, late: inout [AnyObject]) -> Delivery? {
+        var isTerminal: Bool {
+            if case .next = event { return false }
+            return true
+        }
+        guard !isTerminated else {
+            if isTerminal { swap(&late, &keptAlive) }  // as in SwiftSignalKit
+            return nil
+        }
+        isTerminated = isTerminal
+        guard !isDelivering else {
+            queue.append(event)
+            return nil
+        }
+        isDelivering = true
+        return delivery(of: event)
+    }
+
+    /// After a delivery, under the lock: the next queued event's, or `nil` once there is none (or
+    /// the start was disposed: then the queue is moved to `dropped`), when the delivering thread
+    /// stops. Only a delivering thread has a queue, so only it ever empties one.
+    @inlinable func advance(dropping dropped: inout ContiguousArray<Event?>) -> Delivery? {
+        guard !isDisposed, Int(head) < queue.count, let event = queue[Int(head)].take() else {
+            swap(&dropped, &queue)
+            (isDelivering, head) = (false, 0)
+            return nil
+        }
+        head += 1
+        if Int(head) == queue.count {  // drained: only moved-out slots are left
+            queue.removeAll(keepingCapacity: head <= 16)
+            head = 0
+        }
+        return delivery(of: event)
+    }
+
+    /// Under the lock: a value goes to a copy of `next`; a terminal event takes every handler and
+    /// what is kept alive out.
+    @inlinable func delivery(of event: Event) -> Delivery {
+        guard case .next = event else {
+            return Delivery(
+                event, next: next.take(), error: error.take(), completed: completed.take(), keptAlive: keptAlive.take())
+        }
+        return Delivery(event, next: next)
+    }
+
+    /// Makes one delivery, after unlocking. A terminal one releases the other handlers before
+    /// calling its own and releases that after; then disposes what the generator returned (unless
+    /// the handler disposed the start, which disposed it) and releases what was kept alive.
+    @inlinable func deliver(_ delivery: consuming Delivery) {
+        var delivery = delivery
+        switch delivery.event {
+        case .next(let value):
+            delivery.next?(value)
+            return
+        case .error(let failure):
+            var handler = delivery.error.take()
+            (delivery.next, delivery.completed) = (nil, nil)
+            handler?(failure)
+            handler = nil
+        case .completion:
+            var handler = delivery.completed.take()
+            (delivery.next, delivery.error) = (nil, nil)
+            handler?()
+            handler = nil
+        }
+        let disposable = lock.withLock { self.disposable.take() }
+        disposable?.dispose()
+        delivery.keptAlive = []
+    }
+
+    /// Hands over what the generator returned: disposed when the start ends, and at once if it
+    /// has ended already (the generator may terminate before it returns).
+    @inlinable func assign(_ disposable: any Disposable) {
+        let isRefused = lock.withLock {
+            guard !isTerminated else { return true }
+            self.disposable = disposable
+            return false
+        }
+        if isRefused { disposable.dispose() }
+    }
+
+    @inlinable func keepAlive(_ object: AnyObject) {
+        lock.withLock { keptAlive.append(object) }
+    }
+
+    /// The subscriber was released by its source: what it kept alive goes, then its handlers.
+    /// What the generator returned stays, for the start's `dispose()`.
+    ///
+    /// (This and `dispose()` run unspecialised: they lock without a closure and copy out instead
+    /// of calling generic helpers such as `take()`, which would look up the handlers' type
+    /// metadata on every call. Setting a field to `nil` under the lock releases nothing: the copy
+    /// holds it until after unlocking.)
+    @usableFromInline func subscriberReleased() {
+        lock.lock()
+        var keptAlive = self.keptAlive, next = self.next, error = self.error, completed = self.completed
+        (self.keptAlive, self.next, self.error, self.completed) = ([], nil, nil, nil)
+        lock.unlock()
+        keptAlive = []
+        next = nil
+        error = nil
+        completed = nil
+        _ = (keptAlive, next, error, completed)
+    }
+
+    /// Stops the start: no handler is called after this returns (on this thread), then what the
+    /// generator returned is disposed, then the handlers are released, then what was kept alive —
+    /// each after unlocking, in SwiftSignalKit's order.
     @usableFromInline func dispose() {
-        let taken = withLock { $0.stop() }
-        taken?.listening?.dispose()
-        taken?.disposable?.dispose()
+        lock.lock()
+        guard !isDisposed else { return lock.unlock() }
+        let disposable = self.disposable
+        var keptAlive = self.keptAlive, next = self.next, error = self.error, completed = self.completed
+        (self.disposable, self.keptAlive, self.next, self.error, self.completed) = (nil, [], nil, nil, nil)
+        (isDisposed, isTerminated) = (true, true)  // a delivering thread drops its queue when it sees this
+        lock.unlock()
+        disposable?.dispose()
+        next = nil
+        error = nil
+        completed = nil
+        keptAlive = []
+        _ = (keptAlive, next, error, completed)
+    }
+
+    /// As SwiftSignalKit's start handle prints itself: `disposable` is `hasValue` until the start is
+    /// disposed.
+    @usableFromInline var description: String {
+        lock.lock()
+        let isDisposed = isDisposed
+        lock.unlock()
+        return "SubscriberDisposable { disposable: \(isDisposed ? "nil" : "hasValue") }"
+    }
+
+    @usableFromInline var subscriberDescription: String {
+        lock.lock()
+        let held = [next != nil, error != nil, completed != nil, disposable != nil].map { $0 ? "hasValue" : "nil" }
+        let isTerminated = isTerminated
+        lock.unlock()
+        return
+            "Subscriber { next: \(held[0]), error: \(held[1]), completed: \(held[2]), disposable: \(held[3]), terminated: \(isTerminated) }"
+    }
+}
+
+extension RangeReplaceableCollection {
+    /// Moves the contents out, leaving the collection empty.
+    @inlinable mutating func take() -> Self {
+        defer { self = Self() }
+        return self
     }
 }

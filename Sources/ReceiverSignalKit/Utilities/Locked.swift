@@ -108,6 +108,12 @@ public import Musl
         word = (Self.table + stripe * 64).assumingMemoryBound(to: Locked<Void>.Primitive.self)
     }
 
+    /// Takes the lock, for code that cannot use a closure; pair it with ``unlock()``.
+    @inlinable @inline(__always) func lock() { Locked<Void>.lock(word) }
+
+    /// Releases the lock taken by ``lock()``.
+    @inlinable @inline(__always) func unlock() { Locked<Void>.unlock(word) }
+
     /// Runs `body` while holding the lock. `body` must not call user code or take another lock.
     @inlinable @inline(__always) func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         Locked<Void>.lock(word)
