@@ -51,15 +51,16 @@ public protocol Disposable: AnyObject, Sendable {
 /// > sees the waves in the same order. `broadcast`, `listen` and `dispose` may be called from any
 /// > thread, also from inside a handler, and never deadlock.
 ///
-/// Ownership: a receiver, and every receiver derived from it, holds its transmitter, which holds
-/// the pair's state and its listeners. A listener is also the disposable `listen` returns, and it
-/// holds its handler but never the pair. When the transmitter and all receivers are gone, the
-/// transmitter disposes every listener, so a handler that captures its own disposable is no
-/// cycle that leaks:
+/// Ownership: the pair's receiver holds the pair's state and its listeners; the transmitter and
+/// every receiver derived from it hold that receiver (as in Receiver 0.0.5, a transmitter keeps
+/// its receiver alive). A listener is also the disposable `listen` returns, and it holds its
+/// handler but never the pair. When the transmitter and all receivers are gone, the pair's
+/// receiver disposes every listener, so a handler that captures its own disposable is no cycle
+/// that leaks:
 ///
 /// ```
-/// Receiver ──▶ Transmitter ──▶ state ──▶ listener (the Disposable) ──▶ handler ──▶ what it captures
-///                                           ▲                                          │
+/// Transmitter ──▶ Receiver (state) ──▶ listener (the Disposable) ──▶ handler ──▶ what it captures
+///   derived Receiver ──▶ │                  ▲                                          │
 ///                                           └───── maybe (broken by dispose) ◀─────────┘
 /// ```
 public final class Receiver<Wave> {
@@ -97,21 +98,11 @@ public final class Receiver<Wave> {
     /// transmitter.broadcast("hello")   // prints "got hello"
     /// ```
     public final class Transmitter {
-        /// Only ever touched under `lock`, which also makes the exclusivity check redundant.
-        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var state: State
+        /// The pair's receiver, which holds the pair's state: a transmitter keeps its receiver
+        /// alive (a `weak` reference to the receiver stays non-`nil` while the transmitter lives).
+        @usableFromInline let receiver: Receiver
 
-        @inlinable init(limit: Int) { state = State(limit: limit) }
-
-        /// This pair's stripe of the library's lock table, shared with its listeners.
-        @inlinable var lock: ReceiverLock { ReceiverLock(for: self) }
-
-        // The receivers hold their transmitter, so this runs once the transmitter and every
-        // receiver are gone: it disposes every listener, which releases the handlers (after
-        // unlocking) even when a handler holds its own disposable.
-        deinit {
-            let listeners = lock.withLock { state.listeners }
-            for index in listeners.indices { listeners[index].dispose() }
-        }
+        @inlinable init(receiver: Receiver) { self.receiver = receiver }
 
         /// Sends `wave` to every listener, and keeps it for replay as the strategy says.
         ///
@@ -125,41 +116,43 @@ public final class Receiver<Wave> {
         ///   the same whatever its count.
         @inlinable public func broadcast(_ wave: Wave) {
             // Each step's handler call is made, and what the step let go of is released, after
-            // unlocking: `step` is only replaced once `withLock` has returned.
-            let lock = lock
-            var step = lock.withLock { state.broadcast(wave) }
+            // unlocking: the wave a `.warm` pair overwrote before the first call (it is no longer
+            // the kept one when the new wave arrives), the rest when `step` is replaced.
+            let lock = receiver.lock
+            var step = lock.withLock { receiver.state.broadcast(wave) }
+            step.displaced = nil
             while step.continues {
                 step.call?.make()
-                step = lock.withLock { state.advance() }
+                step = lock.withLock { receiver.state.advance() }
             }
-        }
-
-        @inlinable func listen(_ handler: @escaping Handler) -> any Disposable {
-            let lock = lock
-            let listener = Listener(lock: lock, handler: handler)
-            var pending = lock.withLock { state.add(listener) }
-            // No lock per replayed wave: nothing can dispose this listener before it is returned
-            // below. Waves broadcast meanwhile are held for it, then handed over.
-            while !pending.isEmpty {
-                pending.forEach(handler)
-                pending = lock.withLock { listener.takeHeld() }
-            }
-            return listener
         }
     }
 
     /// Starts one listener of a derived receiver and returns what stops it.
     @usableFromInline typealias Attach = (@escaping Handler) -> any Disposable
 
-    /// A pair's receiver listens to its transmitter; a derived receiver (an operator's) attaches.
-    @usableFromInline let transmitter: Transmitter?
+    /// A pair's state, in the pair's receiver (a derived receiver's is empty and unused). Only ever
+    /// touched under `lock`, which also makes the exclusivity check redundant.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var state: State
+    /// A derived receiver (an operator's) attaches to its upstream; a pair's receiver has none.
     /// Immutable and only ever called, never changed, so sharing it across threads is safe; it
     /// is `nonisolated(unsafe)` only because operators' closures are not `@Sendable` (handlers
     /// and operators are ordinary closures by design: see the threading contract).
     @usableFromInline nonisolated(unsafe) let attach: Attach?
 
-    @inlinable init(transmitter: Transmitter) { (self.transmitter, attach) = (transmitter, nil) }
-    @usableFromInline init(attach: @escaping Attach) { (transmitter, self.attach) = (nil, attach) }
+    @inlinable init(limit: Int) { (state, attach) = (State(limit: limit), nil) }
+    @usableFromInline init(attach: @escaping Attach) { (state, self.attach) = (State(limit: 0), attach) }
+
+    /// This pair's stripe of the library's lock table, shared with its listeners.
+    @inlinable var lock: ReceiverLock { ReceiverLock(for: self) }
+
+    // The transmitter and every derived receiver hold the pair's receiver, so this runs once they
+    // are all gone: it disposes every listener, which releases the handlers (after unlocking)
+    // even when a handler holds its own disposable.
+    deinit {
+        let listeners = lock.withLock { state.listeners }
+        for index in listeners.indices { listeners[index].dispose() }
+    }
 
     /// Makes a transmitter and its receiver.
     ///
@@ -180,8 +173,8 @@ public final class Receiver<Wave> {
             case .cold: Int.max
             }
         precondition(limit >= 0, "Receiver.Strategy.warm(upTo:) needs a count of 0 or more, got \(limit)")
-        let transmitter = Transmitter(limit: limit)
-        return (transmitter, Receiver(transmitter: transmitter))
+        let receiver = Receiver(limit: limit)
+        return (Transmitter(receiver: receiver), receiver)
     }
 
     /// Calls `handler` with every wave: first the kept ones (on this thread, before `listen`
@@ -202,8 +195,17 @@ public final class Receiver<Wave> {
     /// - Complexity: Amortised O(1), plus the replay.
     @inlinable @discardableResult
     public func listen(to handler: @escaping Handler) -> any Disposable {
-        if let transmitter { return transmitter.listen(handler) }
-        return attach!(handler)
+        if let attach { return attach(handler) }
+        let lock = lock
+        let listener = Listener(lock: lock, handler: handler)
+        var pending = lock.withLock { state.add(listener) }
+        // No lock per replayed wave: nothing can dispose this listener before it is returned
+        // below. Waves broadcast meanwhile are held for it, then handed over.
+        while !pending.isEmpty {
+            pending.forEach(handler)
+            pending = lock.withLock { listener.takeHeld() }
+        }
+        return listener
     }
 }
 

@@ -377,6 +377,40 @@ import Testing
         #expect(weakWitness == nil)
         kept?.dispose()
     }
+
+    /// Issue 14, D2: a Receiver 0.0.5 model keeps the transmitter and only a weak receiver.
+    @Test func theTransmitterKeepsItsReceiverAliveWithoutACycle() {
+        final class Model {
+            let transmitter: Receiver<Int>.Transmitter
+            weak var receiver: Receiver<Int>?
+            init() { (transmitter, receiver) = Receiver<Int>.make(with: .warm(upTo: 1)) }
+        }
+        weak var weakReceiver: Receiver<Int>?
+        weak var weakTransmitter: Receiver<Int>.Transmitter?
+        do {
+            let model = Model()
+            #expect(model.receiver != nil)
+            var received: [Int] = []
+            model.transmitter.broadcast(1)
+            model.receiver?.listen { received.append($0) }
+            model.transmitter.broadcast(2)
+            #expect(received == [1, 2])
+            (weakReceiver, weakTransmitter) = (model.receiver, model.transmitter)
+        }
+        #expect(weakReceiver == nil && weakTransmitter == nil)  // both went with the model
+    }
+
+    @Test func aTransmitterKeptAloneStillDeliversToItsListeners() {
+        var received: [Int] = []
+        let transmitter: Receiver<Int>.Transmitter
+        do {
+            let (kept, receiver) = Receiver<Int>.make()
+            receiver.map { $0 * 10 }.listen { received.append($0) }
+            transmitter = kept
+        }
+        transmitter.broadcast(1)
+        #expect(received == [10])
+    }
 }
 
 /// A small seeded generator, so the random orders in tests are the same on every run.
