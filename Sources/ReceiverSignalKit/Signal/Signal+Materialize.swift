@@ -32,19 +32,21 @@ extension SignalEvent: Sendable where T: Sendable, E: Sendable {}
 /// - Returns: The signal of `.Next` for each value, then `.Error` or `.Completion` for how the
 ///   upstream ended, then completion.
 @inlinable public func dematerialize<T, E>(signal: Signal<T, E>) -> Signal<SignalEvent<T, E>, NoError> {
-    Signal(start: { next, _, completed in
+    // A subscriber of its own: the end is a value and the completion in one call, and the
+    // completion is dropped once the value's handler has disposed the start.
+    Signal { subscriber in
         signal.run(
-            { next?(.Next($0)) },
+            { subscriber.putNext(.Next($0)) },
             { error in
-                next?(.Error(error))
-                completed?()
+                subscriber.putNext(.Error(error))
+                subscriber.putCompletion()
             },
             {
-                next?(.Completion)
-                completed?()
+                subscriber.putNext(.Completion)
+                subscriber.putCompletion()
             }
         )
-    })
+    }
 }
 
 /// Turns event values back into events: `.Next` sends the value, `.Error` fails, `.Completion`

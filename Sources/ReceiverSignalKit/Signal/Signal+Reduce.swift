@@ -1,8 +1,9 @@
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
 // (SwiftSignalKit's own names, kept so that its client code compiles.)
-// The folds of SwiftSignalKit's Signal_Reduce.swift. The two synchronous ones only reshape a
-// start (see Signal+Mapping.swift for how those are built); the queued one runs a signal per
-// value and has a subscriber and a lock of its own (QueuedFold, below).
+// The folds of SwiftSignalKit's Signal_Reduce.swift. Each start has a subscriber of its own: the
+// synchronous folds put the fold and the completion in one call (and `f` may emit several values
+// in one), so once a handler has disposed the start the rest is dropped; the queued one runs a
+// signal per value and has a lock of its own too (QueuedFold, below).
 
 /// Folds the values of each start into one, sent when the start completes.
 ///
@@ -18,16 +19,16 @@
 @inlinable public func reduceLeft<T, E>(value: T, f: @escaping (T, T) -> T) -> (_ signal: Signal<T, E>) -> Signal<T, E>
 {
     { signal in
-        Signal(start: { next, error, completed in
-            // This start's accumulator, touched only by its handlers (calls never overlap).
+        Signal { subscriber in
+            // This start's accumulator, touched only by the upstream's handlers (calls never overlap).
             var accumulator = value
             return signal.run(
-                { accumulator = f(accumulator, $0) }, error,
+                { accumulator = f(accumulator, $0) }, { subscriber.putError($0) },
                 {
-                    next?(accumulator)
-                    completed?()
+                    subscriber.putNext(accumulator)
+                    subscriber.putCompletion()
                 })
-        })
+        }
     }
 }
 
@@ -51,16 +52,16 @@
     Signal<T, E>
 {
     { signal in
-        Signal(start: { next, error, completed in
-            // This start's accumulator, touched only by its handlers (calls never overlap).
+        Signal { subscriber in
+            // This start's accumulator, touched only by the upstream's handlers (calls never overlap).
             var accumulator = value
             return signal.run(
-                { accumulator = f(accumulator, $0, { next?($0) }) }, error,
+                { accumulator = f(accumulator, $0, { subscriber.putNext($0) }) }, { subscriber.putError($0) },
                 {
-                    next?(accumulator)
-                    completed?()
+                    subscriber.putNext(accumulator)
+                    subscriber.putCompletion()
                 })
-        })
+        }
     }
 }
 
@@ -104,8 +105,12 @@ extension Passthrough: Sendable where T: Sendable {}
         Signal { subscriber in
             let fold = QueuedFold(value, generator: generator, subscriber: subscriber)
             let upstream = signal.run({ fold.enqueue($0) }, { subscriber.putError($0) }, { fold.finishWhenIdle() })
+            // Not the fold: it holds the subscriber, whose start holds this disposable, so a start
+            // whose handle is dropped would never be freed. The upstream's handlers hold the fold
+            // while the upstream runs, as in SwiftSignalKit.
+            let step = fold.step
             return ActionDisposable {
-                fold.step.dispose()
+                step.dispose()
                 upstream.dispose()
             }
         }

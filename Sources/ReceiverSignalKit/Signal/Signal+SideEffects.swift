@@ -1,7 +1,10 @@
 // SwiftSignalKit's Signal_SideEffects.swift: run code at points of a start without changing what
-// it sends. The `before…`/`after…` of values, starting and completion only reshape a start (see
-// Signal+Mapping.swift for how those are built); `afterDisposed` and `withState` act when a start
-// is torn down, so each of their starts has a subscriber of its own.
+// it sends. `beforeNext`, `afterNext` and `beforeStarted` only reshape a start (see
+// Signal+Mapping.swift for how those are built). The others have a subscriber of their own per
+// start, as in SwiftSignalKit, because when their function runs relative to the start's end is
+// observable: `beforeCompleted`'s runs only while the start is live, `afterCompleted`'s after the
+// downstream's completion has disposed the upstream, and `afterDisposed` and `withState` act when
+// the start is torn down.
 
 /// Calls `f` with each value just before passing it on.
 ///
@@ -62,7 +65,8 @@
 }
 
 /// Calls `f` when a start completes, just before passing the completion on (not on an error,
-/// not on disposal).
+/// not on disposal, and not once the start has ended: say, when the value just before the
+/// completion made a `take(1)` downstream complete).
 ///
 /// ```swift
 /// upload |> beforeCompleted { progress.finish() }
@@ -72,36 +76,38 @@
 /// - Returns: A function from a signal to the same signal.
 @inlinable public func beforeCompleted<T, E>(_ f: @escaping () -> Void) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
-        Signal(start: { next, error, completed in
+        Signal { subscriber in
             signal.run(
-                next, error,
+                { subscriber.putNext($0) }, { subscriber.putError($0) },
                 {
                     f()
-                    completed?()
+                    subscriber.putCompletion()
                 })
-        })
+        }
     }
 }
 
 /// Calls `f` when a start completes, just after passing the completion on (not on an error, not
-/// on disposal).
+/// on disposal). As in SwiftSignalKit, passing the completion on ends the start, which disposes
+/// the upstream start: `f` runs after that.
 ///
 /// ```swift
 /// upload |> afterCompleted { cache.trim() }
+/// // the completion handler, the upload's disposable disposed, then cache.trim()
 /// ```
 ///
 /// - Parameter f: Called once per completed start.
 /// - Returns: A function from a signal to the same signal.
 @inlinable public func afterCompleted<T, E>(_ f: @escaping () -> Void) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
-        Signal(start: { next, error, completed in
+        Signal { subscriber in
             signal.run(
-                next, error,
+                { subscriber.putNext($0) }, { subscriber.putError($0) },
                 {
-                    completed?()
+                    subscriber.putCompletion()  // ends this start, which disposes the upstream's
                     f()
                 })
-        })
+        }
     }
 }
 

@@ -1,6 +1,8 @@
-// The operators of SwiftSignalKit's Signal_Take.swift. `take` and `take(until:)` end a start on
-// their own, so each start has a subscriber of its own; `takeLast` and `last` only reshape the
-// end of a start (see Signal+Mapping.swift for how those are built).
+// The operators of SwiftSignalKit's Signal_Take.swift. Each start has a subscriber of its own:
+// `take` and `take(until:)` end a start on their own, and `takeLast` and `last` put a value and
+// the completion in one call — once the value's handler has disposed the start (or ended it
+// further down), its subscriber drops the completion, where a reshaped start (Signal+Mapping.swift)
+// would still call the handler.
 
 /// Passes on the first `count` values of each start and completes right after the last of them,
 /// which disposes the upstream start.
@@ -44,16 +46,16 @@
 /// - Returns: The signal that, when the upstream completes, sends its last value (if it sent
 ///   any) and completes. An error is passed on and the value dropped.
 @inlinable public func takeLast<T, E>(_ signal: Signal<T, E>) -> Signal<T, E> {
-    Signal(start: { next, error, completed in
-        // This start's state, touched only by its handlers (calls never overlap).
+    Signal { subscriber in
+        // This start's state, touched only by the upstream's handlers (calls never overlap).
         var last: T?
         return signal.run(
-            { last = $0 }, error,
+            { last = $0 }, { subscriber.putError($0) },
             {
-                if let last { next?(last) }
-                completed?()
+                if let last { subscriber.putNext(last) }
+                subscriber.putCompletion()
             })
-    })
+    }
 }
 
 /// What ``take(until:)`` does with one value.
@@ -122,14 +124,14 @@ extension SignalTakeAction: Sendable {}
 /// - Returns: The signal of one optional value, sent on completion, then completion. An error is
 ///   passed on without a value.
 @inlinable public func last<T, E>(signal: Signal<T, E>) -> Signal<T?, E> {
-    Signal(start: { next, error, completed in
-        // This start's state, touched only by its handlers (calls never overlap).
+    Signal { subscriber in
+        // This start's state, touched only by the upstream's handlers (calls never overlap).
         var last: T?
         return signal.run(
-            { last = $0 }, error,
+            { last = $0 }, { subscriber.putError($0) },
             {
-                next?(last)
-                completed?()
+                subscriber.putNext(last)
+                subscriber.putCompletion()
             })
-    })
+    }
 }
