@@ -22,11 +22,11 @@
 /// > SwiftSignalKit gives `a 1, a 2, b 2, b 1`; this gives `a 1, b 1, a 2, b 2`, so every
 /// > subscriber sees the values in the order they were set.
 ///
-/// > Note: With `ignoreRepeated`, each subscriber drops a value equal to the last one it
-/// > received, inside the pair's serialized delivery. Since every subscriber sees every value in
-/// > one order and starts with the current value, this is exactly "a value equal to the current
-/// > one is not sent" — without a second lock whose order could disagree with delivery. (An equal
-/// > value does replace the kept one; being equal, no reader can tell.)
+/// > Note: With `ignoreRepeated`, `set` compares the new value with the current one (outside any
+/// > lock: `==` is your code) and drops an equal one, so the current value stays the object that
+/// > was stored first, as in SwiftSignalKit. Two threads setting at the same moment can both pass
+/// > that check; each subscriber also drops a value equal to the last one it received, so even
+/// > then nobody sees a repeat.
 public final class ValuePromise<T: Equatable> {
     /// Whether a value equal to the current one is ignored.
     ///
@@ -36,6 +36,9 @@ public final class ValuePromise<T: Equatable> {
     public let ignoreRepeated: Bool
     @usableFromInline let transmitter: Receiver<T>.Transmitter
     @usableFromInline let receiver: Receiver<T>
+    /// The current value, for `set` to compare with when `ignoreRepeated` (the pair keeps it too,
+    /// for the subscribers); `nil` when every value is sent.
+    @usableFromInline let current: Locked<T?>?
 
     /// Makes a promise whose current value is `value`.
     ///
@@ -48,7 +51,7 @@ public final class ValuePromise<T: Equatable> {
     ///   - ignoreRepeated: Whether setting a value equal to the current one is ignored.
     @inlinable public convenience init(_ value: T, ignoreRepeated: Bool = false) {
         self.init(ignoreRepeated: ignoreRepeated)
-        transmitter.broadcast(value)
+        set(value)
     }
 
     /// Makes a promise without a current value.
@@ -61,6 +64,7 @@ public final class ValuePromise<T: Equatable> {
     @inlinable public init(ignoreRepeated: Bool = false) {
         self.ignoreRepeated = ignoreRepeated
         (transmitter, receiver) = Receiver<T>.make(with: .warm(upTo: 1))
+        current = ignoreRepeated ? Locked(nil) : nil
     }
 
     /// Makes `value` the current value and sends it to every subscriber (unless
@@ -72,6 +76,13 @@ public final class ValuePromise<T: Equatable> {
     ///
     /// - Parameter value: The new value.
     @inlinable public func set(_ value: T) {
+        if let current {
+            guard current.withLock({ $0 }) != value else { return }  // the new value is dropped
+            var replaced: T? = value
+            current.withLock { swap(&$0, &replaced) }
+            replaced = nil  // its copy in the pair is released when the pair lets go of it
+        }
+        // The replaced value is released after unlocking, before the new one is delivered.
         transmitter.broadcast(value)
     }
 

@@ -184,8 +184,8 @@ extension Subscriber.Event: Sendable where T: Sendable, E: Sendable {}
         var late: [AnyObject] = []  // kept alive since termination: a late terminal call releases it
         var delivery = lock.withLock { admit(event, late: &late) }
         var dropped = ContiguousArray<Event?>()  // what a disposal mid-delivery left queued
-        while let current = delivery.take() {
-            deliver(current)
+        while delivery != nil {
+            deliver(&delivery!)  // in place: a copy would hold the handlers past their release
             delivery = lock.withLock { advance(dropping: &dropped) }
         }
     }
@@ -240,8 +240,7 @@ extension Subscriber.Event: Sendable where T: Sendable, E: Sendable {}
     /// Makes one delivery, after unlocking. A terminal one releases the other handlers before
     /// calling its own and releases that after; then disposes what the generator returned (unless
     /// the handler disposed the start, which disposed it) and releases what was kept alive.
-    @inlinable func deliver(_ delivery: consuming Delivery) {
-        var delivery = delivery
+    @inlinable func deliver(_ delivery: inout Delivery) {
         switch delivery.event {
         case .next(let value):
             delivery.next?(value)
