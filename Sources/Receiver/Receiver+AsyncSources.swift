@@ -22,8 +22,12 @@ extension Receiver where Wave: Sendable {
     /// a location), `.cold` keeps them all. When the sequence ends, the task ends and the receiver
     /// stays as it is: it keeps what its strategy kept, and nothing more arrives.
     ///
-    /// `feed.dispose()` cancels the task: an element that arrives after it returns is not
-    /// broadcast, and the iteration ends at its next suspension (an `AsyncStream` ends at once).
+    /// `feed.dispose()` cancels the task: no element that the task gets after `dispose()` has
+    /// returned is broadcast, even from a sequence that ignores cancellation (one the task was
+    /// already broadcasting may still be finishing on its thread, as for any broadcast from
+    /// another thread), and the iteration ends at its next suspension (an `AsyncStream` ends at
+    /// once).
+    ///
     /// The task holds the transmitter weakly: once the receiver and every receiver derived from it
     /// are gone, the pair is released (and its listeners with it), and the task stops at its next
     /// element.

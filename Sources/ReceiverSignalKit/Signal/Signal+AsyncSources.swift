@@ -15,7 +15,7 @@ extension Signal where T: Sendable, E: Error {
     /// ```swift
     /// let profile = Signal<Profile, NoError> { await cache.profile(id) }       // cannot fail
     /// let fresh = Signal<Profile, APIError> { () throws(APIError) in try await api.profile(id) }
-    /// let any = Signal { try await URLSession.shared.data(from: url).0 }     // Signal<Data, any Error>
+    /// let data = Signal { try await URLSession.shared.data(from: url).0 }    // Signal<Data, any Error>
     ///
     /// fresh.start(next: { print($0.name) }, error: { print("failed:", $0) })
     /// // prints "Ada", once the request answers
@@ -33,10 +33,11 @@ extension Signal where T: Sendable, E: Error {
     /// to it runs `operation` once and disposes it when set again.
     ///
     /// Disposing a start cancels its task (`Task.isCancelled` turns true, and `Task.sleep`,
-    /// `URLSession` and other cancellable calls throw `CancellationError`). After `dispose()`
-    /// returns, nothing the task produces reaches a handler — its value, its error, or its
-    /// completion — and the handlers are already released: so a function that is cancelled may
-    /// return anything (a placeholder), since it is dropped.
+    /// `URLSession` and other cancellable calls throw `CancellationError`). Once `dispose()` has
+    /// returned, the task puts nothing more — its value, its error and its completion are dropped
+    /// — and the handlers are released then (or, if the task was putting at that moment, as that
+    /// put returns), not when the task ends. So a function that finds itself cancelled may return
+    /// anything (a placeholder): it is dropped.
     ///
     /// > Note: The value is put from the task, on `operation`'s actor: `Signal { @MainActor in … }`
     /// > puts its value on the main actor, so the handlers run there (unless an operator moves
@@ -45,7 +46,7 @@ extension Signal where T: Sendable, E: Error {
     ///
     /// - Parameters:
     ///   - priority: The priority of each start's task, as for `Task(priority:operation:)`; `nil`
-    ///     (the default) lets the task take the priority of the thread that starts the signal.
+    ///     (the default) takes that of the task or thread that starts the signal, as `Task` does.
     ///   - operation: The work of one start: its result is the signal's value, what it throws is
     ///     the signal's error.
     public convenience init(
@@ -71,7 +72,7 @@ extension Signal where T: Sendable, E: Error {
     /// ```swift
     /// let (numbers, input) = AsyncStream<Int>.makeStream()
     /// Signal(numbers).start(next: { print($0) }, completed: { print("done") })
-    /// input.yield(1)       // prints 1
+    /// input.yield(1)       // prints 1 (from the task, soon after)
     /// input.yield(2)       // prints 2
     /// input.finish()       // prints "done"
     /// ```
@@ -86,8 +87,8 @@ extension Signal where T: Sendable, E: Error {
     /// ``Signal/pipe(with:)`` if several subscribers need it.
     ///
     /// Disposing a start cancels its task, which ends the iteration at its next suspension (an
-    /// `AsyncStream` ends at once). After `dispose()` returns, nothing more reaches a handler and
-    /// the handlers are released.
+    /// `AsyncStream` ends at once). Once `dispose()` has returned, the task puts nothing more, even
+    /// from a sequence that ignores cancellation, and the handlers are released.
     ///
     /// > Note: Elements are put from the task, on the global concurrent executor: use
     /// > ``ReceiverSignalKit/deliverOnMainQueue(_:)`` before handlers that touch main-actor state.
@@ -101,7 +102,7 @@ extension Signal where T: Sendable, E: Error {
             let run = AsyncSignalRun(subscriber)
             run.start(
                 Task(priority: priority) {
-                    await run.putEnd(on: nil) { () async throws(E) -> Void in
+                    await run.putEnd { () async throws(E) -> Void in
                         for try await element in sequence {
                             run.subscriber?.putNext(element)
                         }
@@ -158,7 +159,7 @@ final class AsyncSignalRun<T: Sendable, E: Error>: Disposable {
     }
 
     /// Runs `work` (which puts the values itself), then puts a completion, or the error it throws.
-    func putEnd(on isolation: isolated (any Actor)?, of work: () async throws(E) -> Void) async {
+    func putEnd(of work: () async throws(E) -> Void) async {
         do {
             try await work()
             subscriber?.putCompletion()
