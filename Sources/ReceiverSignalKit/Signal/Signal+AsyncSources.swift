@@ -133,7 +133,8 @@ final class AsyncSignalRun<T: Sendable, E: Error>: Disposable {
     /// The subscriber to put into; `nil` once disposed.
     var subscriber: Subscriber<T, E>? { state.withLock { $0.subscriber } }
 
-    /// Keeps `task` to cancel it on `dispose()`, or cancels it now if that came first.
+    /// Keeps `task` to cancel it on `dispose()`, or cancels it now if that came first (the task
+    /// can finish, and so end the run, before the start that made it gets here).
     func start(_ task: Task<Void, Never>) {
         let refused = state.withLock { state -> Task<Void, Never>? in
             guard !state.isDisposed else { return task }
@@ -169,13 +170,12 @@ final class AsyncSignalRun<T: Sendable, E: Error>: Disposable {
     }
 
     /// Cancels the task and lets go of the subscriber (after unlocking: releasing it may release
-    /// the handlers, whose captures' `deinit`s are user code).
+    /// the handlers, whose captures' `deinit`s are user code). A second call takes out nothing.
     func dispose() {
-        let taken = state.withLock { state -> State? in
-            guard !state.isDisposed else { return nil }
+        let taken = state.withLock { state in
             defer { state = State(isDisposed: true) }
             return state
         }
-        taken?.task?.cancel()
+        taken.task?.cancel()
     }
 }
