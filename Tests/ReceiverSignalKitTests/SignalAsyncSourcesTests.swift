@@ -70,7 +70,7 @@ private actor RunCounter {
         #expect(await terminalHistory(of: signal) == ["error TestError(code: 7)"])
     }
 
-    @Test func anUntypedThrowIsAnAnyErrorSignalsError() async {
+    @Test func anUntypedThrowMakesAnAnyErrorSignal() async {
         let signal = Signal { () async throws -> Int in throw TestError(code: 8) }
         let typed: Signal<Int, any Error> = signal  // the untyped form's type, pinned
         #expect(await terminalHistory(of: typed) == ["error TestError(code: 8)"])
