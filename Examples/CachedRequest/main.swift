@@ -2,17 +2,18 @@
 // `swift run CachedRequest`.
 //
 // A screen's view model owns a `Promise<Profile>`. It sets it to a signal that sends the cached
-// profile at once and then starts a (pretend) network request running in a `Task`. The screen
-// renders `profile.get() |> map(\.summary) |> distinctUntilChanged`, so a response equal to the
-// cache does not re-render anything.
+// profile at once and then the result of a (pretend) network request: an `async` function made a
+// signal with `Signal { … }`, which runs it in a `Task` at each start. The screen renders
+// `profile.get() |> map(\.summary) |> distinctUntilChanged`, so a response equal to the cache does
+// not re-render anything.
 //
 // Cancellation is plain disposal: when the view model is released, its `Promise` is released too,
-// and a promise disposes the signal it was given; the request's disposable cancels its `Task`,
-// whose `Task.sleep` then throws `CancellationError`.
+// and a promise disposes the signal it was given; disposing the request's start cancels its
+// `Task`, whose `Task.sleep` then throws `CancellationError`.
 //
-// Threading: the request's task runs on the main actor, so the response is put on the main actor
-// and the view model's handlers (main-actor state) run there. The script waits for every request
-// task to end before it moves on, so the output is always in the same order.
+// Threading: the request's function runs on the main actor, so its result is put on the main
+// actor and the view model's handlers (main-actor state) run there. The script waits for every
+// request to end before it moves on, so the output is always in the same order.
 
 import ReceiverSignalKit
 
@@ -30,46 +31,44 @@ struct Profile: Equatable {
 
 // MARK: - A pretend network
 
-/// How a request's task ended.
+/// How a request ended.
 enum Outcome: String {
     case answered
     case cancelled
 }
 
-/// Answers requests after a delay, each in its own `Task`; `waitForRequests()` awaits them all.
+/// Answers requests after a delay; `waitForRequests()` awaits every request started so far.
 final class FakeNetwork: Sendable {
-    private let tasks = Atomic<[Task<Outcome, Never>]>(value: [])
+    private let started = Atomic(value: 0)
+    private let (outcomes, report) = AsyncStream<Outcome>.makeStream()
 
-    /// A signal that, per start, waits `milliseconds` in a task and then sends `response` and
-    /// completes. Disposing the start before that cancels the task.
+    /// A signal that, per start, waits `milliseconds` and then sends `response` and completes.
+    /// Disposing the start before that cancels the wait.
     func fetch(_ response: Profile, milliseconds: UInt64) -> Signal<Profile, NoError> {
-        Signal { subscriber in
-            print("  network: request started (answers in \(milliseconds) ms)")
-            let task = Task { @MainActor in
-                do {
-                    // `sleep(nanoseconds:)` rather than `sleep(for:)`: it needs no newer OS than
-                    // the package's platforms.
-                    try await Task.sleep(nanoseconds: milliseconds * 1_000_000)
-                } catch {
-                    // The cancellation path: disposal cancelled the task while it waited.
-                    print("  network: task cancelled (\(type(of: error)) thrown from Task.sleep); nothing sent")
-                    return Outcome.cancelled
-                }
-                print("  network: response arrived: \(response.summary)")
-                subscriber.putNext(response)
-                subscriber.putCompletion()
-                return Outcome.answered
+        Signal { @MainActor in
+            do {
+                // `sleep(nanoseconds:)` rather than `sleep(for:)`: it needs no newer OS than the
+                // package's platforms.
+                try await Task.sleep(nanoseconds: milliseconds * 1_000_000)
+            } catch {
+                // The cancellation path: disposal cancelled the task while it waited.
+                print("  network: task cancelled (\(type(of: error)) thrown from Task.sleep); nothing sent")
+                self.report.yield(.cancelled)
+                return response  // dropped: the start is disposed, which is what cancelled the task
             }
-            self.tasks.modify { $0 + [task] }
-            return ActionDisposable { task.cancel() }  // does nothing once the task has finished
+            print("  network: response arrived: \(response.summary)")
+            self.report.yield(.answered)
+            return response
         }
+            |> beforeStarted {
+                _ = self.started.modify { $0 + 1 }
+                print("  network: request started (answers in \(milliseconds) ms)")
+            }
     }
 
     /// Waits for every request started so far to end, and returns how each ended.
     func waitForRequests() async -> [Outcome] {
-        var outcomes: [Outcome] = []
-        for task in tasks.swap([]) { outcomes.append(await task.value) }
-        return outcomes
+        await outcomes.prefix(started.swap(0)).reduce(into: []) { $0.append($1) }
     }
 }
 
@@ -107,12 +106,7 @@ final class FakeNetwork: Sendable {
 
         // The cached value at once, then the request. The promise keeps the start of this signal
         // and disposes it when it is set again or released.
-        let request = network.fetch(response, milliseconds: milliseconds)
-        profile.set(
-            Signal { subscriber in
-                subscriber.putNext(cached)
-                return request.start(next: { subscriber.putNext($0) }, completed: { subscriber.putCompletion() })
-            })
+        profile.set(.single(cached) |> then(network.fetch(response, milliseconds: milliseconds)))
     }
 
     /// Runs when the screen goes away. The bag (the rendering) and the promise (and with it the

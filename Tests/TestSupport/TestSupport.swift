@@ -77,3 +77,69 @@ public func startWatchdog(seconds: Double = 10) {
         fatalError("watchdog: still running after \(seconds) s, deadlocked")
     }
 }
+
+/// Yields once into its stream when it is deinitialised: capture it where only the holder you
+/// watch keeps it (a task's closure, an iterator), then await the stream to know that holder let go.
+public final class DeinitBeacon: Sendable {
+    private let continuation: AsyncStream<Void>.Continuation
+
+    public init(_ continuation: AsyncStream<Void>.Continuation) { self.continuation = continuation }
+
+    deinit { continuation.yield() }
+}
+
+/// An async sequence of `Int` that ignores cancellation, as a careless user's sequence may: its
+/// iterator's `next()` waits until the test calls `send(_:)` (`nil` ends the sequence), whatever
+/// happens to the iterating task. One consumer at a time. Each iterator carries a `DeinitBeacon`
+/// on `iteratorReleased`, so a test can await the end of the iteration.
+///
+/// `@unchecked Sendable`: `waiting` and `pending` are only touched under `lock`.
+public final class DeafSequence: AsyncSequence, @unchecked Sendable {
+    public typealias Element = Int
+    public typealias Failure = Never
+
+    private let lock = NSLock()
+    private var waiting: CheckedContinuation<Int?, Never>?
+    private var pending: [Int?] = []
+    private let released: AsyncStream<Void>.Continuation
+    /// Yields once each time an iterator of this sequence is released.
+    public let iteratorReleased: AsyncStream<Void>
+
+    public init() { (iteratorReleased, released) = AsyncStream.makeStream() }
+
+    /// Hands `element` to the iterator (at once if it waits, else at its next `next()`).
+    public func send(_ element: Int?) {
+        let resumed: CheckedContinuation<Int?, Never>? = lock.withLock {
+            guard let waiting else {
+                pending.append(element)
+                return nil
+            }
+            self.waiting = nil
+            return waiting
+        }
+        resumed?.resume(returning: element)
+    }
+
+    func take() async -> Int? {
+        await withCheckedContinuation { continuation in
+            let element: Int?? = lock.withLock {
+                guard pending.isEmpty else { return pending.removeFirst() }
+                waiting = continuation
+                return nil
+            }
+            if let element { continuation.resume(returning: element) }
+        }
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        public typealias Failure = Never
+        let source: DeafSequence
+        let beacon: DeinitBeacon
+
+        public mutating func next() async -> Int? { await source.take() }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(source: self, beacon: DeinitBeacon(released))
+    }
+}
