@@ -1,7 +1,6 @@
-// An `AsyncSequence` into a receiver: a pair whose transmitter a task drives. The task holds the
-// transmitter weakly, so that the receiver (which holds it) decides how long the pair lives; it
-// stops at the next element once every receiver of the pair is gone, or when its feed is disposed.
-// (`Receiver+Async.swift` goes the other way: `values` turns a receiver into an `AsyncStream`.)
+// An `AsyncSequence` into a receiver: a pair whose transmitter a task drives, until the sequence
+// ends or the feed is disposed. (`Receiver+Async.swift` goes the other way: `values` turns a
+// receiver into an `AsyncStream`.)
 
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 extension Receiver where Wave: Sendable {
@@ -28,9 +27,9 @@ extension Receiver where Wave: Sendable {
     /// another thread), and the iteration ends at its next suspension (an `AsyncStream` ends at
     /// once).
     ///
-    /// The task holds the transmitter weakly: once the receiver and every receiver derived from it
-    /// are gone, the pair is released (and its listeners with it), and the task stops at its next
-    /// element.
+    /// The task holds the transmitter, which holds the receiver (as any transmitter does): the pair
+    /// and its listeners live until the sequence ends or the feed is disposed, whoever else holds
+    /// the receiver. Like a `Task`, dropping the feed does not stop it: dispose it.
     ///
     /// The sequence must not throw (its `Failure` is `Never`): a receiver has no way to end with an
     /// error. For one that can throw, decide first what an error means — map it into waves with
@@ -51,11 +50,11 @@ extension Receiver where Wave: Sendable {
         with strategy: Strategy, from waves: Waves, priority: TaskPriority? = nil
     ) -> (receiver: Receiver, feed: any Disposable) where Waves.Element == Wave, Waves.Failure == Never {
         let (transmitter, receiver) = make(with: strategy)
-        let task = Task(priority: priority) { [weak transmitter] in
+        let task = Task(priority: priority) {
             for await wave in waves {
                 // Checked per element: after `dispose()` has returned, nothing is broadcast, even
                 // from a sequence that does not end when its task is cancelled.
-                guard !Task.isCancelled, let transmitter else { return }
+                guard !Task.isCancelled else { return }
                 transmitter.broadcast(wave)
             }
         }

@@ -96,8 +96,8 @@ import Testing
         #expect(first.history.recorded == [1])
     }
 
-    @Test func releasingTheReceiverReleasesThePairAndStopsTheTask() async {
-        let tag = "feed-released-receiver"
+    @Test func theFeedKeepsThePairAliveUntilTheSequenceEnds() async {
+        let tag = "feed-keeps-the-pair"
         let sequence = DeafSequence()
         var receiver: Receiver<Int>? = Receiver.make(with: .hot, from: sequence).receiver
         let first = Listener()
@@ -105,13 +105,15 @@ import Testing
         var seen = first.seen.makeAsyncIterator()
         sequence.send(1)
         #expect(await seen.next() == 1)
-        #expect(Tracked.count(tag) == 1)
 
-        receiver = nil  // the feed's task holds the transmitter weakly
-        sequence.send(2)  // the task finds the pair gone and stops, without waiting for the end
+        receiver = nil  // the feed's task holds the transmitter, which holds the receiver
+        sequence.send(2)
+        #expect(await seen.next() == 2)
+        #expect(Tracked.count(tag) == 1)
+        sequence.send(nil)  // the end: the task lets go of the pair
         var released = sequence.iteratorReleased.makeAsyncIterator()
         await released.next()
-        #expect(Tracked.count(tag) == 0)  // the pair went, and its listener's handler with it
-        #expect(first.history.recorded == [1])
+        #expect(first.history.recorded == [1, 2])
+        while Tracked.count(tag) != 0 { await Task.yield() }  // the task's last release, just after
     }
 }
