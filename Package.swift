@@ -9,13 +9,21 @@ let package = Package(
         .library(name: "Receiver", targets: ["Receiver"]),
         // SwiftSignalKit's whole public API, built on the core: `import ReceiverSignalKit`.
         .library(name: "ReceiverSignalKit", targets: ["ReceiverSignalKit"]),
+        // The same, under SwiftSignalKit's module name: apps switch by changing the dependency only.
+        .library(name: "SwiftSignalKit", targets: ["SwiftSignalKit"]),
     ],
     targets: [
         .target(name: "Receiver"),
         .target(name: "ReceiverSignalKit", dependencies: ["Receiver"]),
+        .target(name: "SwiftSignalKit", dependencies: ["ReceiverSignalKit"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "TestSupport"]),
         .testTarget(name: "ReceiverSignalKitTests", dependencies: ["ReceiverSignalKit", "TestSupport"]),
+        // SwiftSignalKit client code as Telegram writes it: Swift 5 mode, `import SwiftSignalKit`
+        // beside Foundation, bare protocol types (so not the stricter features below).
+        .testTarget(
+            name: "SwiftSignalKitTests", dependencies: ["SwiftSignalKit"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(name: "Tour", dependencies: ["ReceiverSignalKit"], path: "Examples/Tour"),
         .executableTarget(name: "AppLifecycle", dependencies: ["Receiver"], path: "Examples/AppLifecycle"),
         .executableTarget(name: "LoginForm", dependencies: ["ReceiverSignalKit"], path: "Examples/LoginForm"),
@@ -25,8 +33,9 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// Stricter code everywhere: the same upcoming features for every target.
-for target in package.targets {
+// Stricter code everywhere: the same upcoming features for every target but the one that is
+// SwiftSignalKit client code as it is written.
+for target in package.targets where target.name != "SwiftSignalKitTests" {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny"),

@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(Receiver ReceiverSignalKit)
+modules=(Receiver ReceiverSignalKit SwiftSignalKit)
 mode="" scratch=".build" build=1
 while [ $# -gt 0 ]; do
     case "$1" in

@@ -17,23 +17,28 @@ GRAPHS="$SCRATCH/symbol-graphs/all"
 
 echo "=== Symbol graphs of both modules"
 mkdir -p "$GRAPHS"
-swift build --target ReceiverSignalKit --scratch-path "$SCRATCH" \
+swift build --target SwiftSignalKit --scratch-path "$SCRATCH" \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$GRAPHS"
 
-# convert MODULE: one catalog, Sources/MODULE/MODULE.docc, with that module's graphs only
-# (MODULE.symbols.json and MODULE@Other.symbols.json for its extensions of other modules' types).
+# convert MODULE [--article-only]: one catalog, Sources/MODULE/MODULE.docc, with that module's
+# graphs only (MODULE.symbols.json and MODULE@Other.symbols.json for its extensions of other
+# modules' types). --article-only: no graphs, for SwiftSignalKit, whose graph is ReceiverSignalKit's
+# re-exported API again: its catalog is one article that points there.
 convert() {
     local module="$1"
     local graphs="$SCRATCH/symbol-graphs/$module"
     rm -rf "$graphs"
     mkdir -p "$graphs"
-    if [ ! -f "$GRAPHS/$module.symbols.json" ]; then
+    if [ "${2:-}" = "--article-only" ]; then
+        :
+    elif [ ! -f "$GRAPHS/$module.symbols.json" ]; then
         echo "FAIL: no $GRAPHS/$module.symbols.json (delete $SCRATCH and run again)" >&2
         exit 1
+    else
+        shopt -s nullglob
+        cp "$GRAPHS/$module.symbols.json" "$GRAPHS/$module"@*.symbols.json "$graphs"/
+        shopt -u nullglob
     fi
-    shopt -s nullglob
-    cp "$GRAPHS/$module.symbols.json" "$GRAPHS/$module"@*.symbols.json "$graphs"/
-    shopt -u nullglob
 
     echo "=== docc convert $module"
     local log="$SCRATCH/docc-$module.log" archive="$OUT/$module.doccarchive"
@@ -60,3 +65,4 @@ convert() {
 
 convert Receiver
 convert ReceiverSignalKit
+convert SwiftSignalKit --article-only

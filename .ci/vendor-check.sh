@@ -4,7 +4,10 @@
 #   (a) the core, Sources/Receiver/Receiver.swift, compiled ALONE with a smoke program;
 #   (b) every Sources/Receiver*/**/*.swift (both modules) concatenated into ONE file, without the
 #       adapter's `import Receiver`, compiled alone with a smoke
-#       program that uses the operators, async and the adapter (promises, |>, disposables).
+#       program that uses the operators, async and the adapter (promises, |>, disposables);
+#   (c) that same file compiled as a module named SwiftSignalKit, and a client of it in SwiftSignalKit
+#       style (Swift 5 mode, Foundation, `SwiftSignalKit.Timer`, `SwiftSignalKit.filter`): the way to
+#       vendor the library in place of Telegram's SwiftSignalKit.
 #
 # Each is compiled in the Swift 6 language mode with warnings as errors and the package's
 # upcoming features, then run; its output must match .ci/vendor/<name>-expected.txt exactly.
@@ -57,5 +60,21 @@ for file in "${sources[@]}"; do
 done >"$all"
 printf '%s\n' "${sources[@]}"
 check all "$all"
+
+echo "=== (c) that file as a module named SwiftSignalKit, and a SwiftSignalKit-style client of it"
+dir="$work/swiftsignalkit"
+mkdir -p "$dir"
+echo "--- swiftc ${FLAGS[*]} -parse-as-library -emit-library -module-name SwiftSignalKit"
+"$SWIFTC" "${FLAGS[@]}" -parse-as-library -emit-library -emit-module -module-name SwiftSignalKit \
+    -emit-module-path "$dir/SwiftSignalKit.swiftmodule" -o "$dir/libSwiftSignalKit.so" "$all"
+echo "--- swiftc -swift-version 5 -warnings-as-errors .ci/vendor/swiftsignalkit-client.swift"
+"$SWIFTC" -swift-version 5 -warnings-as-errors -I "$dir" -L "$dir" -lSwiftSignalKit \
+    -Xlinker -rpath -Xlinker "$dir" .ci/vendor/swiftsignalkit-client.swift -o "$dir/client"
+"$dir/client" >"$dir/output.txt"
+if ! diff -u .ci/vendor/swiftsignalkit-expected.txt "$dir/output.txt"; then
+    echo "FAIL: swiftsignalkit: the client's output differs from .ci/vendor/swiftsignalkit-expected.txt" >&2
+    exit 1
+fi
+cat "$dir/output.txt"
 
 echo "vendor-check: ok"
