@@ -62,9 +62,9 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
             ])
     }
 
-    /// The new inner's synchronous value is put while the switch is being handled, so it is queued
-    /// behind the switch, which ends by disposing the replaced inner (SwiftSignalKit nests it, and
-    /// delivers it before that disposal).
+    /// The new inner's synchronous value reaches the downstream while it starts, before the inner
+    /// it replaces is disposed (SwiftSignalKit's order); what the replaced one sends while it is
+    /// disposed is dropped.
     @Test func switchToLatestIgnoresWhatAReplacedInnerSendsWhileItIsDisposed() {
         let (outer, log) = outerSource()
         let a = Signal<Int, TestError> { subscriber in
@@ -79,7 +79,7 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         outer.emit(a)
         outer.emit(.single(2))
         outer.complete()
-        #expect(log.recorded == ["o.subscribe#1", "next 1", "a.dispose", "next 2", "completed", "o.dispose#1"])
+        #expect(log.recorded == ["o.subscribe#1", "next 1", "next 2", "a.dispose", "completed", "o.dispose#1"])
     }
 
     @Test func switchToLatestCompletesOnceTheOuterHasCompletedAndNoInnerRuns() {

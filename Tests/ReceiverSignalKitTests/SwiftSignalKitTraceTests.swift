@@ -288,6 +288,75 @@ final class Logged: Sendable {
             ])
     }
 
+    // MARK: Synchronous inners — a value before its inner's disposal, inners disposed in SSK's order
+
+    /// A logged inner that sends `value` and completes as it starts.
+    static func synchronous(_ name: String, _ value: Int, _ log: History<String>) -> Signal<Int, TestError> {
+        Source<Int>(name, log) { subscriber, _ in
+            subscriber.putNext(value)
+            subscriber.putCompletion()
+        }.signal
+    }
+
+    @Test func queueDeliversEachSynchronousInnersValueBeforeDisposingIt() {
+        let log = History<String>()
+        let (outer, a) = (Source<Signal<Int, TestError>>("o", log), Source<Int>("a", log))
+        (outer.signal |> ReceiverSignalKit.queue).start(
+            next: { log.record("next \($0)") }, completed: { log.record("completed") })
+        outer.emit(a.signal)
+        outer.emit(Self.synchronous("s2", 2, log))
+        outer.emit(Self.synchronous("s3", 3, log))
+        a.complete()
+        outer.complete()
+        #expect(
+            log.recorded == [
+                "o.subscribe#1", "a.subscribe#1", "s2.subscribe#1", "next 2", "s2.dispose#1", "a.dispose#1",
+                "s3.subscribe#1", "next 3", "s3.dispose#1", "completed", "o.dispose#1",
+            ])
+    }
+
+    @Test func switchToLatestDeliversEachSynchronousInnersValueBeforeDisposingIt() {
+        let log = History<String>()
+        let outer = Source<Int>("o", log)
+        (outer.signal |> mapToSignal { Self.synchronous("s\($0)", $0, log) }).start(
+            next: { log.record("next \($0)") }, completed: { log.record("completed") })
+        outer.emit(1)
+        outer.emit(2)
+        outer.complete()
+        #expect(
+            log.recorded == [
+                "o.subscribe#1", "s1.subscribe#1", "next 1", "s1.dispose#1", "s2.subscribe#1", "next 2", "s2.dispose#1",
+                "completed", "o.dispose#1",
+            ])
+    }
+
+    @Test(arguments: ["switchToLatest", "queue"])
+    func endingTheStartWhileASynchronousInnerStartsDisposesTheOuterThenTheInner(_ name: String) {
+        let log = History<String>()
+        let outer = Source<Signal<Int, TestError>>("o", log)
+        let inner = Source<Int>("s", log) { subscriber, _ in subscriber.putNext(1) }
+        let flattened = name == "queue" ? outer.signal |> ReceiverSignalKit.queue : outer.signal |> switchToLatest
+        (flattened |> take(1)).start(next: { log.record("next \($0)") }, completed: { log.record("completed") })
+        outer.emit(inner.signal)
+        #expect(
+            log.recorded == ["o.subscribe#1", "s.subscribe#1", "next 1", "completed", "o.dispose#1", "s.dispose#1"])
+    }
+
+    /// M4: the outer fails while the start is being made; the start is torn down when it returns,
+    /// so the outer's disposal (as its generator returns) comes before the inner's.
+    @Test func aSynchronousFailureDisposesTheOuterThenTheInner() {
+        let log = History<String>()
+        let gen2 = Source<Int>("gen2", log)
+        let gen1 = Source<Int>("gen1", log) { subscriber, _ in
+            subscriber.putNext(3)
+            subscriber.putError(TestError(code: 1))
+        }
+        (gen1.signal |> mapToSignal { _ in gen2.signal }).start(
+            next: { log.record("next \($0)") }, error: { log.record("error \($0.code)") })
+        #expect(
+            log.recorded == ["gen1.subscribe#1", "gen2.subscribe#1", "error 1", "gen1.dispose#1", "gen2.dispose#1"])
+    }
+
     // MARK: Disposed twice — we dispose a generator's disposable once (listed in the guide)
 
     @Test func aGeneratorsDisposableIsDisposedOnceWhenItsStartEndsAndIsDisposed() {
