@@ -16,8 +16,9 @@
 ///
 /// > Note: Not thread-safe, as in SwiftSignalKit: its owner keeps it behind a lock.
 public final class CounterBag {
-    /// The tokens handed out and not removed, increasing.
-    @usableFromInline var tokens: [Int] = []
+    /// The tokens handed out and not removed, increasing. Unchecked exclusivity: no user code
+    /// runs during an access to it.
+    @exclusivity(unchecked) @usableFromInline var tokens: [Int] = []
     @usableFromInline var nextToken = 1
 
     /// Makes an empty bag.

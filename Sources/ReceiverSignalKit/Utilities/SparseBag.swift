@@ -19,7 +19,9 @@ public final class SparseBag<T>: Sequence {
     /// What `add(_:)` returns to identify an item.
     public typealias Index = Int
 
-    @usableFromInline var items: [Index: T] = [:]
+    // Unchecked exclusivity: no user code runs during an access to it (an item's `deinit` runs
+    // after the change that let it go), so the runtime's check could never fire.
+    @exclusivity(unchecked) @usableFromInline var items: [Index: T] = [:]
     @usableFromInline var nextIndex: Index = 0
 
     /// Makes an empty bag.
