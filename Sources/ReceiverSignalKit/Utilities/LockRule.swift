@@ -25,9 +25,11 @@ internal import Musl
 /// run under it may legitimately use the library (`atomic.with { _ in promise.set(value) }`), and
 /// nesting your own `Atomic`s is yours to order.
 ///
-/// The core (`Receiver.swift`) keeps its own lock table for its pairs and does not call these; it
-/// could take part by calling the same two functions around its `withLock` (see the report of
-/// issue 14), which would also catch a core lock held while an adapter lock is taken.
+/// The core (`Receiver.swift`) keeps its own lock table for its pairs and does not take part yet.
+/// It could, within its budget: the same slot and the same two calls around its `withLock` (a few
+/// lines under `#if DEBUG`), and, for one count across both modules, this enum moved into the core
+/// behind `@_spi` and called from here — then a wave released under a pair's lock whose `deinit`
+/// takes an adapter lock would stop with this message too.
 @usableFromInline enum LockRule {
     /// What kind of lock a thread takes.
     @usableFromInline enum Kind {
