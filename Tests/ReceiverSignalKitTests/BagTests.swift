@@ -89,4 +89,66 @@ import Testing
         bag.removeAll()
         #expect(bag.first == nil)
     }
+
+    @Test func anItemsDeinitMayUseTheBagWhenRemoveReleasesIt() async {
+        // Issue 14, D6: `remove` released the item inside the bag's exclusive access, so an item
+        // whose `deinit` read the bag crashed ("Simultaneous accesses"). Now the deinit runs once
+        // the bag is whole again: it sees the bag without the item, and may change it.
+        await #expect(processExitsWith: .success) {
+            startWatchdog()
+            let bag = Bag<OnRelease>()
+            let seen = History<String>()
+            let first = bag.add(
+                OnRelease {
+                    seen.record(
+                        "released, the bag holds \(bag.copyItems().count), index 1 is \(bag.get(1)?.name ?? "nil")")
+                    bag.add(OnRelease(name: "added") {})
+                })
+            bag.add(OnRelease(name: "second") {})
+            bag.remove(first)
+            precondition(seen.recorded == ["released, the bag holds 1, index 1 is second"], "\(seen.recorded)")
+            precondition(bag.copyItemsWithIndices().map { "\($0.0) \($0.1.name)" } == ["1 second", "2 added"])
+        }
+    }
+
+    @Test func itemsDeinitsMayUseTheBagWhenRemoveAllReleasesThem() async {
+        await #expect(processExitsWith: .success) {
+            startWatchdog()
+            let bag = Bag<OnRelease>()
+            let seen = History<String>()
+            for _ in 0..<2 {
+                bag.add(
+                    OnRelease {
+                        seen.record("released, the bag holds \(bag.copyItems().count)")
+                        if bag.isEmpty { bag.add(OnRelease(name: "added") {}) }
+                    })
+            }
+            bag.removeAll()
+            precondition(
+                seen.recorded == ["released, the bag holds 0", "released, the bag holds 1"], "\(seen.recorded)")
+            precondition(bag.copyItemsWithIndices().map { "\($0.0) \($0.1.name)" } == ["2 added"])
+        }
+    }
+
+    @Test func removingInAnyOrderKeepsOrderAndIndices() {
+        // First, last and middle removals take different paths (the ends are found at once).
+        let bag = Bag<Int>()
+        let indices = (0..<10).map { bag.add($0 * 10) }
+        for index in [0, 9, 5, 1, 8, 3] { bag.remove(indices[index]) }
+        bag.remove(indices[5])  // gone already
+        bag.remove(-1)  // below every index
+        bag.remove(100)  // above every index
+        #expect(bag.copyItemsWithIndices().map(\.0) == [2, 4, 6, 7])
+        #expect(bag.copyItems() == [20, 40, 60, 70])
+        #expect([bag.get(2), bag.get(3), bag.get(7), bag.get(-1), bag.get(10)] == [20, nil, 70, nil, nil])
+        #expect(bag.first.map { [$0.0, $0.1] } == [2, 20])
+    }
+}
+
+/// An item whose `deinit` runs `onRelease`, to show when a bag lets go of it.
+final class OnRelease {
+    let name: String
+    let onRelease: () -> Void
+    init(name: String = "", _ onRelease: @escaping () -> Void) { (self.name, self.onRelease) = (name, onRelease) }
+    deinit { onRelease() }
 }

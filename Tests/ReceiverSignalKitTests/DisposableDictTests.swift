@@ -89,4 +89,49 @@ import class Foundation.Thread
             dict.set(ReenteringDisposable { dict.dispose() }, forKey: 3)  // disposed at once, then released
         }
     }
+
+    @Test func aKeyThatSetNilTakesOutIsReleasedAfterUnlocking() async {
+        // Issue 14, D3: the key stored in the dictionary was released under its lock, so a key whose
+        // `deinit` used the dictionary deadlocked (and stops on the lock rule in debug builds).
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            startWatchdog()
+            let log = History<String>()
+            let downloads = DisposableDict<ReenteringKey>()
+            do {
+                let key = ReenteringKey(1)
+                key.onDeinit = {
+                    log.record("key 1 released")
+                    downloads.set(nil, forKey: ReenteringKey(2))
+                }
+                downloads.set(ActionDisposable { log.record("download 1 disposed") }, forKey: key)
+            }
+            downloads.set(nil, forKey: ReenteringKey(1))
+            log.record("set returned")
+            precondition(log.recorded == ["download 1 disposed", "key 1 released", "set returned"], "\(log.recorded)")
+        }
+        #expect(String(decoding: result?.standardErrorContent ?? [], as: UTF8.self) == "")
+    }
+
+    @Test func aKeyThatDisposeTakesOutIsReleasedAfterUnlocking() async {
+        await #expect(processExitsWith: .success) {
+            startWatchdog()
+            let downloads = DisposableDict<ReenteringKey>()
+            do {
+                let key = ReenteringKey(1)
+                key.onDeinit = { downloads.set(nil, forKey: ReenteringKey(2)) }
+                downloads.set(EmptyDisposable, forKey: key)
+            }
+            downloads.dispose()
+        }
+    }
+}
+
+/// A key whose `deinit` runs `onDeinit`, to show when the dictionary lets go of it.
+final class ReenteringKey: Hashable, @unchecked Sendable {  // `onDeinit` is set once, before it is shared
+    let id: Int
+    var onDeinit: (() -> Void)?
+    init(_ id: Int) { self.id = id }
+    static func == (lhs: ReenteringKey, rhs: ReenteringKey) -> Bool { lhs.id == rhs.id }
+    func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    deinit { onDeinit?() }
 }

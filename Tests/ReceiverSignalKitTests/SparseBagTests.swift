@@ -43,4 +43,41 @@ import Testing
         #expect(Array(IteratorSequence(iterator)) == [1])
         #expect(Array(bag) == [2])
     }
+
+    @Test func anItemsDeinitMayUseTheBagWhenRemoveReleasesIt() async {
+        // Issue 14, D6, as for `Bag`.
+        await #expect(processExitsWith: .success) {
+            startWatchdog()
+            let bag = SparseBag<OnRelease>()
+            let seen = History<String>()
+            let first = bag.add(
+                OnRelease {
+                    seen.record("released, the bag holds \(Array(bag).count), index 0 is \(bag.get(0)?.name ?? "nil")")
+                    bag.add(OnRelease(name: "added") {})
+                })
+            bag.add(OnRelease(name: "second") {})
+            bag.remove(first)
+            precondition(seen.recorded == ["released, the bag holds 1, index 0 is nil"], "\(seen.recorded)")
+            precondition(Set(bag.map(\.name)) == ["second", "added"] && bag.get(2)?.name == "added")
+        }
+    }
+
+    @Test func itemsDeinitsMayUseTheBagWhenRemoveAllReleasesThem() async {
+        await #expect(processExitsWith: .success) {
+            startWatchdog()
+            let bag = SparseBag<OnRelease>()
+            let seen = History<String>()
+            for _ in 0..<2 {
+                bag.add(
+                    OnRelease {
+                        seen.record("released, the bag holds \(Array(bag).count)")
+                        if bag.isEmpty { bag.add(OnRelease(name: "added") {}) }
+                    })
+            }
+            bag.removeAll()
+            precondition(
+                seen.recorded == ["released, the bag holds 0", "released, the bag holds 1"], "\(seen.recorded)")
+            precondition(bag.map(\.name) == ["added"] && bag.get(2)?.name == "added")
+        }
+    }
 }

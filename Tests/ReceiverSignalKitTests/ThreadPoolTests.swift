@@ -166,4 +166,16 @@ import Testing
         expectSignal(done)
         #expect(seen.recorded == [true])
     }
+
+    @Test(arguments: [0, -2])
+    func aPoolWithoutThreadsStopsWithAMessage(threadCount: Int) async {
+        // Issue 14, D7: this was an `assert`, so a release build made a pool whose tasks never ran.
+        // `fatalError` prints its message in every build (`swift test -c release` checks that).
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [threadCount] in
+            _ = ThreadPool(threadCount: threadCount, threadPriority: 0.5)
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(
+            message.contains("ThreadPool(threadCount:threadPriority:) needs at least one thread, got \(threadCount)"))
+    }
 }

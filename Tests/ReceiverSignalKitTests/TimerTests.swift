@@ -127,4 +127,40 @@ import Testing
         settle(queue, for: 0.1)
         #expect(fired.recorded.count == count)
     }
+
+    @Test(arguments: ["-1.0", "0.0", "-inf"])  // as text: an exit test's captures are encoded, and JSON has no -inf
+    func aRepeatingTimerWithoutAPositiveTimeoutStopsWithAMessage(timeout: String) async {
+        // Issue 14, D8: a negative repeating timeout crashed inside Dispatch, with no message.
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [timeout] in
+            let timer = Timer(timeout: Double(timeout)!, repeat: true, completion: {}, queue: Queue())
+            timer.start()
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(
+            message.contains(
+                "Timer(timeout:repeat:completion:queue:) needs a timeout greater than 0 for a repeating timer, got \(timeout)"
+            ))
+    }
+
+    @Test(arguments: [false, true])
+    func aNaNTimeoutStopsWithAMessage(repeating: Bool) async {
+        // Issue 14, D8: a NaN timeout never fired, silently.
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [repeating] in
+            let timer = Timer(timeout: .nan, repeat: repeating, completion: {}, queue: Queue())
+            timer.start()
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("Timer(timeout:repeat:completion:queue:) needs a timeout that is a number, got nan"))
+    }
+
+    @Test(arguments: [-1.0, 0, -Double.infinity])
+    func aOneShotTimerWithATimeoutOfZeroOrLessFiresAtOnce(timeout: Double) {
+        // As in SwiftSignalKit: the deadline is `now + timeout`, already past.
+        let queue = Queue()
+        let fired = DispatchSemaphore(value: 0)
+        let timer = Timer(timeout: timeout, repeat: false, completion: { fired.signal() }, queue: queue)
+        timer.start()
+        expectSignal(fired)
+        _ = timer
+    }
 }

@@ -35,10 +35,14 @@ public final class ThreadPool: NSObject, Sendable {
     /// ```
     ///
     /// - Parameters:
-    ///   - threadCount: How many threads; more than 0.
+    ///   - threadCount: How many threads; more than 0. With 0 or fewer no task could ever run, so
+    ///     the program stops here with a message naming the count, in release builds too.
     ///   - threadPriority: Each thread's priority, from 0 to 1 (Apple platforms only).
     public init(threadCount: Int, threadPriority: Double) {
-        assert(threadCount > 0, "ThreadPool(threadCount:threadPriority:) needs at least one thread, got \(threadCount)")
+        if threadCount < 1 {
+            // `fatalError`, not `precondition`: an optimised build drops a precondition's message.
+            fatalError("ThreadPool(threadCount:threadPriority:) needs at least one thread, got \(threadCount)")
+        }
         let scheduler = scheduler
         threads = (0..<threadCount).map { _ in Thread { scheduler.work() } }
         super.init()

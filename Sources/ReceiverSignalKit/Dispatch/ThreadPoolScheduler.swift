@@ -38,19 +38,18 @@ final class ThreadPoolScheduler: Sendable {
         /// only after a `wait` on the semaphore, which guarantees a ready lane.
         mutating func take() -> (ObjectIdentifier, ThreadPoolTask) {
             guard let id = ready.pop(), let task = lanes[id]?.tasks.pop() else {
-                preconditionFailure("ThreadPool woke a thread without a ready lane")
+                fatalError("ThreadPool woke a thread without a ready lane")  // a bug of ours: say so
             }
             return (id, task)
         }
 
-        /// Ends the running task of lane `id`; returns whether the lane is ready again.
-        mutating func finish(_ id: ObjectIdentifier) -> Bool {
-            guard lanes[id]?.tasks.isEmpty == false else {
-                lanes[id] = nil
-                return false
-            }
+        /// Ends the running task of lane `id`; returns whether the lane is ready again, and the
+        /// lane it let go of if it has no more tasks (for the caller to release after unlocking:
+        /// it holds the lane object).
+        mutating func finish(_ id: ObjectIdentifier) -> (isReady: Bool, finished: Lane?) {
+            guard lanes[id]?.tasks.isEmpty == false else { return (false, lanes.removeValue(forKey: id)) }
             ready.push(id)
-            return true
+            return (true, nil)
         }
     }
 
@@ -67,7 +66,9 @@ final class ThreadPoolScheduler: Sendable {
         while true {
             readyLanes.wait()
             let lane = runNextTask()
-            if schedule.withLock({ $0.finish(lane) }) { readyLanes.signal() }
+            let (isReady, finished) = schedule.withLock { $0.finish(lane) }
+            if isReady { readyLanes.signal() }
+            _ = finished  // released here, after unlocking
         }
     }
 

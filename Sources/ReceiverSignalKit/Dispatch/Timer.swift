@@ -22,6 +22,12 @@ internal import Dispatch
 /// One deliberate difference from SwiftSignalKit: when a one-shot timer's completion calls
 /// `start()` again, the new run is kept. SwiftSignalKit invalidates the timer after the completion
 /// returns, which silently cancels that restart; here a one-shot run only ends itself.
+///
+/// The timeout: a one-shot timer with a timeout of 0 or less fires at once (on its queue, as soon
+/// as it can), as in SwiftSignalKit, and one of `.infinity` never fires. A repeating timer needs
+/// a timeout greater than 0, and no timer takes `.nan`: either stops the program when the timer is
+/// made, with a message that names the timeout (SwiftSignalKit crashes inside Dispatch on the first,
+/// with no message, and never fires on the second).
 public final class Timer: Sendable {
     private let timeout: Double
     private let `repeat`: Bool
@@ -43,7 +49,9 @@ public final class Timer: Sendable {
     /// ```
     ///
     /// - Parameters:
-    ///   - timeout: Seconds from `start()` to the first firing, and between firings if repeating.
+    ///   - timeout: Seconds from `start()` to the first firing, and between firings if repeating:
+    ///     greater than 0 for a repeating timer; 0 or less makes a one-shot timer fire at once;
+    ///     never `.nan` (misuse stops the program, naming the value).
     ///   - repeat: Whether it fires every `timeout` seconds until invalidated, or once.
     ///   - completion: Runs on `queue` each time the timer fires.
     ///   - queue: Where `completion` runs.
@@ -64,11 +72,22 @@ public final class Timer: Sendable {
     /// ```
     ///
     /// - Parameters:
-    ///   - timeout: Seconds from `start()` to the first firing, and between firings if repeating.
+    ///   - timeout: Seconds from `start()` to the first firing, and between firings if repeating:
+    ///     greater than 0 for a repeating timer; 0 or less makes a one-shot timer fire at once;
+    ///     never `.nan` (misuse stops the program, naming the value).
     ///   - repeat: Whether it fires every `timeout` seconds until invalidated, or once.
     ///   - completion: Runs on `queue` each time the timer fires, with the timer.
     ///   - queue: Where `completion` runs.
     public init(timeout: Double, `repeat`: Bool, completion: @escaping (Timer) -> Void, queue: Queue) {
+        // `fatalError`, not `precondition`: an optimised build drops a precondition's message.
+        if timeout.isNaN {
+            fatalError("Timer(timeout:repeat:completion:queue:) needs a timeout that is a number, got \(timeout)")
+        }
+        if `repeat` && timeout <= 0 {
+            fatalError(
+                "Timer(timeout:repeat:completion:queue:) needs a timeout greater than 0 for a repeating timer, got \(timeout)"
+            )
+        }
         (self.timeout, self.repeat, self.completion, self.queue) = (timeout, `repeat`, completion, queue)
     }
 

@@ -8,19 +8,25 @@
 /// downloads.dispose()                                      // disposes everything left
 /// ```
 ///
-/// > Note: Thread-safe. Disposables are disposed, and released, outside the lock, so their
-/// > `deinit` may use the dictionary again. `T`'s `hash(into:)` and `==` run under the lock, so
-/// > they must not call back into this dictionary. Releasing the dictionary does not dispose
-/// > its contents.
+/// One object holding the dictionary: its lock comes from the library's lock table, so it costs
+/// no memory.
+///
+/// > Note: Thread-safe. Disposables and keys are disposed, and released, outside the lock, so
+/// > their `deinit` may use the dictionary again. `T`'s `hash(into:)` and `==` run under the lock
+/// > (as in SwiftSignalKit), so they must not call into the library — this dictionary or any other
+/// > object of it (in debug builds, that stops the program with a message naming the lock rule).
+/// > Releasing the dictionary does not dispose its contents.
 public final class DisposableDict<T: Hashable>: Disposable {
-    private let members = Locked<[T: any Disposable]?>([:])  // nil once disposed
+    /// `nil` once disposed. Only ever touched under the object's stripe of the lock table
+    /// (`StripedLock`), which also makes the exclusivity check redundant.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var members: [T: any Disposable]? = [:]
 
     /// Makes an empty dictionary.
     ///
     /// ```swift
     /// let disposables = DisposableDict<Int>()
     /// ```
-    public init() {}
+    @inlinable public init() {}
 
     /// Puts `disposable` under `key` and disposes what was there. After `dispose()`, it disposes
     /// `disposable` at once instead.
@@ -39,13 +45,20 @@ public final class DisposableDict<T: Hashable>: Disposable {
     ///     the current occupant again disposes it and keeps it, as SwiftSignalKit does.
     ///   - key: Where to put it.
     /// - Complexity: O(1) on average.
-    public func set(_ disposable: (any Disposable)?, forKey key: T) {
-        let finished = members.withLock { members -> (any Disposable)? in
-            guard members != nil else { return disposable }
-            defer { members?[key] = disposable }
-            return members?[key]
+    @inlinable public func set(_ disposable: (any Disposable)?, forKey key: T) {
+        // What the dictionary lets go of — the replaced disposable, and for `nil` the stored key
+        // with it — is returned, then disposed and released after unlocking.
+        let (finished, removedKey) = StripedLock(for: self).withLock { () -> ((any Disposable)?, T?) in
+            guard members != nil else { return (disposable, nil) }
+            guard let disposable else {
+                guard let index = members?.index(forKey: key), let (removedKey, removed) = members?.remove(at: index)
+                else { return (nil, nil) }
+                return (removed, removedKey)
+            }
+            return (members?.updateValue(disposable, forKey: key), nil)
         }
         finished?.dispose()
+        _ = removedKey
     }
 
     /// Disposes everything in the dictionary, and everything set later.
@@ -53,8 +66,8 @@ public final class DisposableDict<T: Hashable>: Disposable {
     /// ```swift
     /// dict.dispose()
     /// ```
-    public func dispose() {
-        let finished = members.withLock { $0.take() } ?? [:]
+    @inlinable public func dispose() {
+        let finished = StripedLock(for: self).withLock { members.take() } ?? [:]
         for disposable in finished.values { disposable.dispose() }
     }
 }

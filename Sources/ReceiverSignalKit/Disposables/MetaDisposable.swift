@@ -8,18 +8,45 @@
 /// search.set(results(for: "abc").start())            // disposed at once
 /// ```
 ///
+/// One object holding the slot: its lock comes from the library's lock table, so it costs no
+/// memory, and `set` and `dispose()` are specialised in your module.
+///
 /// > Note: Thread-safe. Disposables are disposed, and released, outside the lock, on the thread
 /// > whose call replaced them (or that called `dispose()`), so their `deinit` may use this
 /// > `MetaDisposable` again. Releasing the `MetaDisposable` does not dispose its occupant.
 public final class MetaDisposable: Disposable {
-    private let state = Locked<(current: (any Disposable)?, isDisposed: Bool)>((nil, false))
+    /// Only ever touched under the object's stripe of the lock table (`StripedLock`), which also
+    /// makes the exclusivity check redundant.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var slot = Slot()
+
+    /// The occupant, and whether `dispose()` was called. Its transitions return the disposable to
+    /// dispose (and release) after unlocking.
+    @usableFromInline struct Slot {
+        @usableFromInline var current: (any Disposable)?
+        @usableFromInline var isDisposed = false
+
+        @inlinable init() {}
+
+        /// Puts `new` in the slot; returns the occupant it replaced, or `new` itself once disposed.
+        @inlinable mutating func replace(with new: (any Disposable)?) -> (any Disposable)? {
+            var replaced = new
+            if !isDisposed { swap(&current, &replaced) }
+            return replaced
+        }
+
+        /// Marks the slot disposed; returns the occupant.
+        @inlinable mutating func dispose() -> (any Disposable)? {
+            isDisposed = true
+            return current.take()
+        }
+    }
 
     /// Makes an empty slot.
     ///
     /// ```swift
     /// let disposable = MetaDisposable()
     /// ```
-    public init() {}
+    @inlinable public init() {}
 
     /// Puts `disposable` in the slot and disposes the one it replaces. After `dispose()`, it
     /// disposes `disposable` at once instead.
@@ -32,13 +59,8 @@ public final class MetaDisposable: Disposable {
     ///
     /// - Parameter disposable: The new occupant, or `nil` to empty the slot. Setting the current
     ///   occupant again disposes it and keeps it in the slot, as SwiftSignalKit does.
-    public func set(_ disposable: (any Disposable)?) {
-        let finished = state.withLock { state -> (any Disposable)? in
-            guard !state.isDisposed else { return disposable }
-            defer { state.current = disposable }
-            return state.current
-        }
-        finished?.dispose()
+    @inlinable public func set(_ disposable: (any Disposable)?) {
+        StripedLock(for: self).withLock { slot.replace(with: disposable) }?.dispose()
     }
 
     /// Disposes the occupant, and every disposable set later.
@@ -46,11 +68,7 @@ public final class MetaDisposable: Disposable {
     /// ```swift
     /// meta.dispose()
     /// ```
-    public func dispose() {
-        let finished = state.withLock { state -> (any Disposable)? in
-            state.isDisposed = true
-            return state.current.take()
-        }
-        finished?.dispose()
+    @inlinable public func dispose() {
+        StripedLock(for: self).withLock { slot.dispose() }?.dispose()
     }
 }

@@ -10,8 +10,12 @@
 /// // ... later, forgetting this line stops a debug build when `disposable` is released:
 /// disposable.dispose()
 /// ```
+///
+/// One object: its lock comes from the library's lock table, so it costs no memory.
 public final class StrictDisposable: Disposable {
-    private let wrapped: Locked<(any Disposable)?>  // nil once disposed
+    /// `nil` once disposed. Only ever touched under the object's stripe of the lock table
+    /// (`StripedLock`), which also makes the exclusivity check redundant.
+    @exclusivity(unchecked) private nonisolated(unsafe) var wrapped: (any Disposable)?
     private let file: String
     private let line: Int
 
@@ -26,12 +30,12 @@ public final class StrictDisposable: Disposable {
     ///   - file: Named in the assertion message; the caller's file by default.
     ///   - line: Named in the assertion message; the caller's line by default.
     public init(_ disposable: any Disposable, file: String = #fileID, line: Int = #line) {
-        wrapped = Locked(disposable)
+        wrapped = disposable
         (self.file, self.line) = (file, line)
     }
 
     deinit {
-        if wrapped.withLock({ $0 != nil }) {
+        if StripedLock(for: self).withLock({ wrapped != nil }) {
             assertionFailure("StrictDisposable made at \(file):\(line) was deinitialised without dispose()")
         }
     }
@@ -42,7 +46,7 @@ public final class StrictDisposable: Disposable {
     /// strict.dispose()
     /// ```
     public func dispose() {
-        wrapped.withLock { $0.take() }?.dispose()
+        StripedLock(for: self).withLock { wrapped.take() }?.dispose()
     }
 }
 

@@ -21,13 +21,21 @@ public enum AtomicLockError: Error {
 /// counter.swap(5)                   // 1; the value is now 5
 /// ```
 ///
+/// One object: the value is stored in it, and its lock word is allocated with it (never at a
+/// stored property's address, which may move); `with`, `modify` and `swap` are specialised in your
+/// module, so each costs one lock round trip plus your closure.
+///
 /// > Note: The closures of `with`, `tryWith` and `modify` run while the lock is held, as in
 /// > SwiftSignalKit: keep them short, and never call back into the same `Atomic` from them (the
-/// > lock is not recursive: that deadlocks, or stops the program on Apple platforms). What
-/// > `modify` and `swap` replace is released after unlocking, so the `deinit` of a replaced
-/// > value may use the same `Atomic` (in SwiftSignalKit it deadlocks).
+/// > lock is not recursive: that deadlocks, or stops the program on Apple platforms). They may use
+/// > the rest of the library (its own locks are never held while your code runs). What `modify`
+/// > and `swap` replace is released after unlocking, so the `deinit` of a replaced value may use
+/// > the same `Atomic` (in SwiftSignalKit it deadlocks).
 public final class Atomic<T> {
-    private let box: Locked<T>
+    /// Only ever touched under `word`, which also makes the exclusivity check redundant.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var value: T
+    /// The lock, on the heap so that it never moves; freed in `deinit`.
+    @usableFromInline nonisolated(unsafe) let word: UnsafeMutablePointer<LockWord.Primitive>
 
     /// Makes an atomic holding `value`.
     ///
@@ -36,9 +44,12 @@ public final class Atomic<T> {
     /// ```
     ///
     /// - Parameter value: The initial value.
-    public init(value: T) {
-        box = Locked(value)
+    @inlinable public init(value: T) {
+        self.value = value
+        word = LockWord.make()
     }
+
+    deinit { LockWord.destroy(word) }
 
     /// Reads the value and returns what `f` makes of it.
     ///
@@ -48,8 +59,11 @@ public final class Atomic<T> {
     ///
     /// - Parameter f: Called with the current value, under the lock.
     /// - Returns: What `f` returned.
-    public func with<R>(_ f: (T) -> R) -> R {
-        box.withLock { f($0) }
+    @inlinable public func with<R>(_ f: (T) -> R) -> R {
+        LockRule.willTake(.user, file: #fileID, line: #line)
+        LockWord.lock(word)
+        defer { LockWord.unlock(word) }
+        return f(value)
     }
 
     /// Reads the value as ``with(_:)`` does, but only if the lock is free at once.
@@ -62,9 +76,11 @@ public final class Atomic<T> {
     /// - Returns: What `f` returned.
     /// - Throws: ``AtomicLockError/isLocked`` without calling `f` if the lock is held, by
     ///   another thread or by the caller (from inside `with`, say).
-    public func tryWith<R>(_ f: (T) -> R) throws -> R {
-        guard let result = box.withLockIfAvailable({ f($0) }) else { throw AtomicLockError.isLocked }
-        return result
+    @inlinable public func tryWith<R>(_ f: (T) -> R) throws -> R {
+        LockRule.willTake(.user, file: #fileID, line: #line)
+        guard LockWord.tryLock(word) else { throw AtomicLockError.isLocked }
+        defer { LockWord.unlock(word) }
+        return f(value)
     }
 
     /// Replaces the value with what `f` makes of it.
@@ -75,14 +91,15 @@ public final class Atomic<T> {
     ///
     /// - Parameter f: Called with the current value, under the lock; returns the new value.
     /// - Returns: The new value. The old one is released after unlocking.
-    @discardableResult
+    @inlinable @discardableResult
     public func modify(_ f: (T) -> T) -> T {
-        let (new, _) = box.withLock { value -> (T, T) in
-            let old = value
-            value = f(old)
-            return (value, old)  // `old` dies out here, after unlocking
-        }
-        return new
+        LockRule.willTake(.user, file: #fileID, line: #line)
+        LockWord.lock(word)
+        var replaced = f(value)
+        Swift.swap(&value, &replaced)
+        let new = value
+        LockWord.unlock(word)
+        return new  // `replaced`, the old value, is released here, after unlocking
     }
 
     /// Replaces the value with `value`.
@@ -93,12 +110,14 @@ public final class Atomic<T> {
     ///
     /// - Parameter value: The new value.
     /// - Returns: The value it replaced (released after unlocking if the result is unused).
-    @discardableResult
+    @inlinable @discardableResult
     public func swap(_ value: T) -> T {
-        box.withLock { current in
-            defer { current = value }
-            return current
-        }
+        var replaced = value
+        LockRule.willTake(.user, file: #fileID, line: #line)
+        LockWord.lock(word)
+        Swift.swap(&self.value, &replaced)
+        LockWord.unlock(word)
+        return replaced
     }
 }
 

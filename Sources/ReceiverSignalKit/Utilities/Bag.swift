@@ -12,30 +12,39 @@
 /// bag.get(b)                // "b"
 /// ```
 ///
-/// > Note: Not thread-safe, as in SwiftSignalKit: its owner keeps it behind a lock. Lookups and
-/// > removals are O(log n) (SwiftSignalKit's are linear); keys and order are the same.
+/// Two parallel arrays, the items and their increasing indices: a removal is a binary search and
+/// one `remove(at:)`, `copyItems()` hands out the items array itself (copied only if changed
+/// later), and every member is specialised in your module.
+///
+/// > Note: Not thread-safe, as in SwiftSignalKit: its owner keeps it behind a lock. Lookups are
+/// > O(log n) (SwiftSignalKit's are linear); keys and order are the same. What `remove(_:)` and
+/// > `removeAll()` take out is released after the bag has changed, so an item's `deinit` may use
+/// > the bag.
 public final class Bag<T> {
     /// What `add(_:)` returns to identify an item.
     public typealias Index = Int
 
-    private var indices: [Index] = []  // increasing; removed items keep their slot until compaction
-    private var items: [T?] = []  // nil marks a removed item
-    private var count = 0  // items not removed
-    private var nextIndex: Index = 0
+    // Unchecked exclusivity: no user code runs during an access to them (an item's `deinit` runs
+    // after the change that let it go), so the runtime's check could never fire, and it cost
+    // half of an add and remove.
+    /// The indices of `items`, increasing.
+    @exclusivity(unchecked) @usableFromInline var indices: [Index] = []
+    @exclusivity(unchecked) @usableFromInline var items: [T] = []
+    @usableFromInline var nextIndex: Index = 0
 
     /// Makes an empty bag.
     ///
     /// ```swift
     /// let bag = Bag<Int>()
     /// ```
-    public init() {}
+    @inlinable public init() {}
 
     /// Whether the bag holds no items.
     ///
     /// ```swift
     /// Bag<Int>().isEmpty   // true
     /// ```
-    public var isEmpty: Bool { count == 0 }
+    @inlinable public var isEmpty: Bool { items.isEmpty }
 
     /// Adds `item` after every item already in the bag.
     ///
@@ -46,13 +55,13 @@ public final class Bag<T> {
     /// - Parameter item: What to keep.
     /// - Returns: The item's index: greater than every index returned before.
     /// - Complexity: O(1) amortised.
-    @discardableResult
+    @inlinable @discardableResult
     public func add(_ item: T) -> Index {
-        defer { nextIndex += 1 }
-        indices.append(nextIndex)
+        let index = nextIndex
+        nextIndex += 1
+        indices.append(index)
         items.append(item)
-        count += 1
-        return nextIndex
+        return index
     }
 
     /// The item added under `index`, or `nil` if it was removed (or never added).
@@ -64,8 +73,8 @@ public final class Bag<T> {
     /// - Parameter index: What `add(_:)` returned.
     /// - Returns: The item, or `nil`.
     /// - Complexity: O(log n).
-    public func get(_ index: Index) -> T? {
-        position(of: index).flatMap { items[$0] }
+    @inlinable public func get(_ index: Index) -> T? {
+        position(of: index).map { items[$0] }
     }
 
     /// Removes the item added under `index`; does nothing if it is gone already.
@@ -75,20 +84,18 @@ public final class Bag<T> {
     /// ```
     ///
     /// - Parameter index: What `add(_:)` returned.
-    /// - Complexity: O(log n), plus an occasional compaction that is O(1) amortised per removal.
-    public func remove(_ index: Index) {
-        guard let position = position(of: index), items[position] != nil else { return }
-        items[position] = nil
-        count -= 1
-        while items.last.map({ $0 == nil }) == true {
-            items.removeLast()
+    /// - Complexity: O(log n) to find it, plus moving the items added after it.
+    @inlinable public func remove(_ index: Index) {
+        guard let position = position(of: index) else { return }
+        let removed: T
+        if position == items.count &- 1 {  // the latest item: nothing to move
             indices.removeLast()
+            removed = items.removeLast()
+        } else {
+            indices.remove(at: position)
+            removed = items.remove(at: position)
         }
-        if items.count > 2 * count + 16 {
-            indices = zip(indices, items).filter { $0.1 != nil }.map(\.0)
-            items.removeAll { $0 == nil }
-        }
-        assert(indices.count == items.count && items.count >= count)
+        withExtendedLifetime(removed) {}  // released here, once the bag is whole again
     }
 
     /// Removes every item. The indices go on counting: the next `add(_:)` returns a new one.
@@ -100,8 +107,11 @@ public final class Bag<T> {
     /// ```
     ///
     /// - Complexity: O(n).
-    public func removeAll() {
-        (indices, items, count) = ([], [], 0)
+    @inlinable public func removeAll() {
+        var removed: [T] = []
+        swap(&removed, &items)
+        indices.removeAll()
+        withExtendedLifetime(removed) {}  // released here, once the bag is empty
     }
 
     /// The items, in the order they were added.
@@ -111,9 +121,9 @@ public final class Bag<T> {
     /// ```
     ///
     /// - Returns: A copy of the items still in the bag.
-    /// - Complexity: O(n).
-    public func copyItems() -> [T] {
-        items.compactMap { $0 }
+    /// - Complexity: O(1): the array is shared until the bag changes.
+    @inlinable public func copyItems() -> [T] {
+        items
     }
 
     /// The items with their indices, in the order they were added.
@@ -124,8 +134,8 @@ public final class Bag<T> {
     ///
     /// - Returns: A copy of the `(index, item)` pairs still in the bag.
     /// - Complexity: O(n).
-    public func copyItemsWithIndices() -> [(Index, T)] {
-        zip(indices, items).compactMap { index, item in item.map { (index, $0) } }
+    @inlinable public func copyItemsWithIndices() -> [(Index, T)] {
+        Array(zip(indices, items))
     }
 
     /// The earliest item still in the bag, with its index; `nil` if the bag is empty.
@@ -134,17 +144,21 @@ public final class Bag<T> {
     /// bag.first   // (1, "b")
     /// ```
     ///
-    /// - Complexity: O(1) unless items in front were removed: O(n) in the worst case.
-    public var first: (Index, T)? {
-        guard let position = items.firstIndex(where: { $0 != nil }) else { return nil }
-        return (indices[position], items[position]!)
+    /// - Complexity: O(1).
+    @inlinable public var first: (Index, T)? {
+        items.first.map { (indices[0], $0) }
     }
 
-    private func position(of index: Index) -> Int? {
-        var (low, high) = (0, indices.count)
+    /// Where the item added under `index` is: at once for the first and the last item (the usual
+    /// removals), by binary search over the increasing indices otherwise.
+    @inlinable func position(of index: Index) -> Int? {
+        guard let first = indices.first, let last = indices.last, index >= first, index <= last else { return nil }
+        if index == first { return 0 }
+        if index == last { return indices.count &- 1 }
+        var (low, high) = (1, indices.count &- 1)
         while low < high {
-            let middle = (low + high) / 2
-            if indices[middle] < index { low = middle + 1 } else { high = middle }
+            let middle = (low &+ high) >> 1
+            if indices[middle] < index { low = middle &+ 1 } else { high = middle }
         }
         return low < indices.count && indices[low] == index ? low : nil
     }

@@ -6,20 +6,25 @@
 /// lock.locked { count += 1 }
 /// ```
 ///
+/// One object, its lock word allocated with it; `locked` is specialised in your module.
+///
 /// > Note: Locking it again from inside `locked` deadlocks (on Apple platforms, where it is an
 /// > `os_unfair_lock`, the program stops instead). Prefer ``Atomic``, which ties the lock to the
-/// > state it guards.
+/// > state it guards. The closure may use the rest of the library.
 public final class Lock: Sendable {
-    // Not `Locked(())`: a zero-sized value shares its address with the lock word behind it, and
-    // the thread sanitizer then reports each access to the value as a race with the mutex.
-    private let box = Locked(false)
+    /// The lock, on the heap so that it never moves; freed in `deinit`.
+    @usableFromInline nonisolated(unsafe) let word: UnsafeMutablePointer<LockWord.Primitive>
 
     /// Makes an unlocked lock.
     ///
     /// ```swift
     /// let lock = Lock()
     /// ```
-    public init() {}
+    @inlinable public init() {
+        word = LockWord.make()
+    }
+
+    deinit { LockWord.destroy(word) }
 
     /// Runs `f` while holding the lock.
     ///
@@ -28,8 +33,11 @@ public final class Lock: Sendable {
     /// ```
     ///
     /// - Parameter f: What to run under the lock.
-    public func locked(_ f: () -> Void) {
-        box.withLock { _ in f() }
+    @inlinable public func locked(_ f: () -> Void) {
+        LockRule.willTake(.user, file: #fileID, line: #line)
+        LockWord.lock(word)
+        defer { LockWord.unlock(word) }
+        f()
     }
 
     /// Runs `f` while holding the lock; if it throws, unlocks, then rethrows the error.
@@ -40,7 +48,10 @@ public final class Lock: Sendable {
     ///
     /// - Parameter f: What to run under the lock.
     /// - Throws: What `f` threw, after the lock was released.
-    public func throwingLocked(_ f: () throws -> Void) throws {
-        try box.withLock { _ in try f() }
+    @inlinable public func throwingLocked(_ f: () throws -> Void) throws {
+        LockRule.willTake(.user, file: #fileID, line: #line)
+        LockWord.lock(word)
+        defer { LockWord.unlock(word) }
+        try f()
     }
 }

@@ -6,20 +6,77 @@ public import Glibc
 public import Musl
 #endif
 
-/// The adapter's lock: a value that is only reachable through `withLock`, the lock word
-/// tail-allocated after it so that it never moves. `os_unfair_lock` on Apple platforms,
-/// `pthread_mutex_t` elsewhere; not recursive.
-///
-/// It repeats the core's private lock on purpose: the core file stays self-contained and keeps
-/// its lock out of its public API. `@unchecked Sendable` because every access to the value happens
-/// under the lock; `withLock` bodies never call user code (SPEC §1: no user code, `deinit`
-/// included, under a lock): what they let go of is returned and released by the caller.
-@usableFromInline struct Locked<Value>: @unchecked Sendable {
+/// The platform's lock word and its calls, in one place: `os_unfair_lock` on Apple platforms,
+/// `pthread_mutex_t` elsewhere; not recursive. A lock word must never move while it is used, so it
+/// lives in memory of its own — tail-allocated (`Locked`), in the lock table (`StripedLock`), or
+/// allocated by ``make()`` — never at a stored property's address (`&property` may be a temporary).
+@usableFromInline enum LockWord {
     #if canImport(Darwin)
     @usableFromInline typealias Primitive = os_unfair_lock
     #else
     @usableFromInline typealias Primitive = pthread_mutex_t
     #endif
+
+    /// Initialises the lock word at `word`, unlocked.
+    @inlinable static func initialize(_ word: UnsafeMutablePointer<Primitive>) {
+        word.initialize(to: Primitive())
+        #if !canImport(Darwin)
+        pthread_mutex_init(word, nil)
+        #endif
+    }
+
+    /// A new unlocked lock word on the heap, for an object that keeps its own lock; give it back
+    /// with ``destroy(_:)`` in the object's `deinit`.
+    @inlinable static func make() -> UnsafeMutablePointer<Primitive> {
+        let word = UnsafeMutablePointer<Primitive>.allocate(capacity: 1)
+        initialize(word)
+        return word
+    }
+
+    /// Destroys and frees a lock word that ``make()`` returned.
+    @inlinable static func destroy(_ word: UnsafeMutablePointer<Primitive>) {
+        #if !canImport(Darwin)
+        pthread_mutex_destroy(word)
+        #endif
+        word.deallocate()
+    }
+
+    @inlinable @inline(__always) static func lock(_ word: UnsafeMutablePointer<Primitive>) {
+        #if canImport(Darwin)
+        os_unfair_lock_lock(word)
+        #else
+        pthread_mutex_lock(word)
+        #endif
+    }
+
+    /// Takes the lock if it is free; returns whether it did, without waiting.
+    @inlinable @inline(__always) static func tryLock(_ word: UnsafeMutablePointer<Primitive>) -> Bool {
+        #if canImport(Darwin)
+        os_unfair_lock_trylock(word)
+        #else
+        pthread_mutex_trylock(word) == 0
+        #endif
+    }
+
+    @inlinable @inline(__always) static func unlock(_ word: UnsafeMutablePointer<Primitive>) {
+        #if canImport(Darwin)
+        os_unfair_lock_unlock(word)
+        #else
+        pthread_mutex_unlock(word)
+        #endif
+    }
+}
+
+/// The adapter's lock: a value that is only reachable through `withLock`, the lock word
+/// tail-allocated after it so that it never moves.
+///
+/// It repeats the core's private lock on purpose: the core file stays self-contained and keeps
+/// its lock out of its public API. `@unchecked Sendable` because every access to the value happens
+/// under the lock. `withLock` bodies never call user code and take no other lock (SPEC §1; checked
+/// in debug builds by ``LockRule``): what they let go of is returned, and the caller releases it
+/// after unlocking — so write each change as a transition that returns what it took out.
+@usableFromInline struct Locked<Value>: @unchecked Sendable {
+    @usableFromInline typealias Primitive = LockWord.Primitive
 
     @usableFromInline final class Storage: ManagedBuffer<Value, Primitive> {
         #if !canImport(Darwin)
@@ -31,93 +88,106 @@ public import Musl
 
     @inlinable init(_ value: Value) {
         storage = unsafeDowncast(Storage.create(minimumCapacity: 1) { _ in value }, to: Storage.self)
-        storage.withUnsafeMutablePointerToElements { lock in
-            lock.initialize(to: Primitive())
-            #if !canImport(Darwin)
-            pthread_mutex_init(lock, nil)
-            #endif
-        }
+        storage.withUnsafeMutablePointerToElements { LockWord.initialize($0) }
     }
 
     /// Runs `body` with the value while holding the lock.
-    @inlinable func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    ///
+    /// - Parameters:
+    ///   - file: Where the lock is taken, for ``LockRule``'s message (debug builds only).
+    ///   - line: The same, its line.
+    ///   - body: A short state change: no user code, no other lock.
+    /// - Returns: What `body` returned — what it let go of, for the caller to release after
+    ///   unlocking.
+    @inlinable func withLock<Result>(
+        file: StaticString = #fileID, line: UInt = #line, _ body: (inout Value) throws -> Result
+    ) rethrows -> Result {
         try storage.withUnsafeMutablePointers { value, word in
-            Self.lock(word)
-            defer { Self.unlock(word) }
+            LockRule.willTake(.library, file: file, line: line)
+            LockWord.lock(word)
+            defer {
+                LockRule.didRelease(.library)
+                LockWord.unlock(word)
+            }
             return try body(&value.pointee)
         }
     }
 
     /// Runs `body` with the value if the lock is free; returns `nil` without waiting otherwise.
-    @inlinable func withLockIfAvailable<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result? {
+    @inlinable func withLockIfAvailable<Result>(
+        file: StaticString = #fileID, line: UInt = #line, _ body: (inout Value) throws -> Result
+    ) rethrows -> Result? {
         try storage.withUnsafeMutablePointers { value, word in
-            #if canImport(Darwin)
-            guard os_unfair_lock_trylock(word) else { return nil }
-            #else
-            guard pthread_mutex_trylock(word) == 0 else { return nil }
-            #endif
-            defer { Self.unlock(word) }
+            LockRule.willTake(.library, file: file, line: line)
+            guard LockWord.tryLock(word) else {
+                LockRule.didRelease(.library)
+                return nil
+            }
+            defer {
+                LockRule.didRelease(.library)
+                LockWord.unlock(word)
+            }
             return try body(&value.pointee)
         }
-    }
-
-    @inlinable static func lock(_ word: UnsafeMutablePointer<Primitive>) {
-        #if canImport(Darwin)
-        os_unfair_lock_lock(word)
-        #else
-        pthread_mutex_lock(word)
-        #endif
-    }
-
-    @inlinable static func unlock(_ word: UnsafeMutablePointer<Primitive>) {
-        #if canImport(Darwin)
-        os_unfair_lock_unlock(word)
-        #else
-        pthread_mutex_unlock(word)
-        #endif
     }
 }
 
 /// A lock from a table of mutexes shared by the objects that use it, picked by the object's
 /// address — for objects so numerous that a mutex each would be most of their size (a
-/// subscription's run). The core's pairs do the same with their own table.
+/// subscription's run, a disposable). The core's pairs do the same with their own table.
 ///
 /// It is only safe for locked sections that take no other lock and call no user code, since two
-/// objects may share a stripe; `Locked` is for the rest (`Atomic` and `Lock` run user code under
-/// theirs).
+/// objects may share a stripe (``LockRule`` checks it in debug builds); `Locked` is for the rest,
+/// and ``Atomic`` and ``Lock``, which run user code under their lock, have a lock word each.
 @usableFromInline struct StripedLock: @unchecked Sendable {
     /// 64 stripes, 64 bytes apart (one cache line each), made once.
     @usableFromInline nonisolated(unsafe) static let table: UnsafeMutableRawPointer = {
         let table = UnsafeMutableRawPointer.allocate(byteCount: 64 * 64, alignment: 64)
         for stripe in 0..<64 {
-            let word = (table + stripe * 64).bindMemory(to: Locked<Void>.Primitive.self, capacity: 1)
-            word.initialize(to: Locked<Void>.Primitive())
-            #if !canImport(Darwin)
-            pthread_mutex_init(word, nil)
-            #endif
+            LockWord.initialize((table + stripe * 64).bindMemory(to: LockWord.Primitive.self, capacity: 1))
         }
         return table
     }()
 
-    @usableFromInline let word: UnsafeMutablePointer<Locked<Void>.Primitive>
+    @usableFromInline let word: UnsafeMutablePointer<LockWord.Primitive>
 
     /// The stripe for `object`, picked from its address's bits by a multiplicative hash.
     @inlinable init(for object: AnyObject) {
         let address = UInt(bitPattern: ObjectIdentifier(object))
         let stripe = Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - 6))
-        word = (Self.table + stripe * 64).assumingMemoryBound(to: Locked<Void>.Primitive.self)
+        word = (Self.table + stripe * 64).assumingMemoryBound(to: LockWord.Primitive.self)
     }
 
-    /// Takes the lock, for code that cannot use a closure; pair it with ``unlock()``.
-    @inlinable @inline(__always) func lock() { Locked<Void>.lock(word) }
+    /// Takes the lock, for code that cannot use a closure (unspecialised generic code, where one
+    /// would look up type metadata); pair it with ``unlock()``. The same rule as ``withLock(file:line:_:)``.
+    @inlinable @inline(__always) func lock(file: StaticString = #fileID, line: UInt = #line) {
+        LockRule.willTake(.library, file: file, line: line)
+        LockWord.lock(word)
+    }
 
-    /// Releases the lock taken by ``lock()``.
-    @inlinable @inline(__always) func unlock() { Locked<Void>.unlock(word) }
+    /// Releases the lock taken by ``lock(file:line:)``.
+    @inlinable @inline(__always) func unlock() {
+        LockRule.didRelease(.library)
+        LockWord.unlock(word)
+    }
 
-    /// Runs `body` while holding the lock. `body` must not call user code or take another lock.
-    @inlinable @inline(__always) func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        Locked<Void>.lock(word)
-        defer { Locked<Void>.unlock(word) }
+    /// Runs `body` while holding the lock. `body` must not call user code or take another lock;
+    /// what it returns is released by the caller, after unlocking.
+    ///
+    /// - Parameters:
+    ///   - file: Where the lock is taken, for ``LockRule``'s message (debug builds only).
+    ///   - line: The same, its line.
+    ///   - body: The locked section.
+    /// - Returns: What `body` returned.
+    @inlinable @inline(__always) func withLock<Result>(
+        file: StaticString = #fileID, line: UInt = #line, _ body: () throws -> Result
+    ) rethrows -> Result {
+        LockRule.willTake(.library, file: file, line: line)
+        LockWord.lock(word)
+        defer {
+            LockRule.didRelease(.library)
+            LockWord.unlock(word)
+        }
         return try body()
     }
 }

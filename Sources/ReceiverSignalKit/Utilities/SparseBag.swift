@@ -9,28 +9,34 @@
 /// Array(bag)                // ["b"]
 /// ```
 ///
+/// Every member is specialised in your module.
+///
 /// > Note: Not thread-safe, as in SwiftSignalKit: its owner keeps it behind a lock. Iteration
-/// > order is unspecified; use ``Bag`` when the order of addition matters.
+/// > order is unspecified; use ``Bag`` when the order of addition matters. What `remove(_:)` and
+/// > `removeAll()` take out is released after the bag has changed, so an item's `deinit` may use
+/// > the bag.
 public final class SparseBag<T>: Sequence {
     /// What `add(_:)` returns to identify an item.
     public typealias Index = Int
 
-    private var items: [Index: T] = [:]
-    private var nextIndex: Index = 0
+    // Unchecked exclusivity: no user code runs during an access to it (an item's `deinit` runs
+    // after the change that let it go), so the runtime's check could never fire.
+    @exclusivity(unchecked) @usableFromInline var items: [Index: T] = [:]
+    @usableFromInline var nextIndex: Index = 0
 
     /// Makes an empty bag.
     ///
     /// ```swift
     /// let bag = SparseBag<Int>()
     /// ```
-    public init() {}
+    @inlinable public init() {}
 
     /// Whether the bag holds no items.
     ///
     /// ```swift
     /// SparseBag<Int>().isEmpty   // true
     /// ```
-    public var isEmpty: Bool { items.isEmpty }
+    @inlinable public var isEmpty: Bool { items.isEmpty }
 
     /// Adds `item`.
     ///
@@ -41,11 +47,12 @@ public final class SparseBag<T>: Sequence {
     /// - Parameter item: What to keep.
     /// - Returns: The item's index: 0, 1, 2, …, never reused, also after `removeAll()`.
     /// - Complexity: O(1) on average.
-    @discardableResult
+    @inlinable @discardableResult
     public func add(_ item: T) -> Index {
-        defer { nextIndex += 1 }
-        items[nextIndex] = item
-        return nextIndex
+        let index = nextIndex
+        nextIndex += 1
+        items[index] = item
+        return index
     }
 
     /// The item added under `index`, or `nil` if it was removed (or never added).
@@ -57,7 +64,7 @@ public final class SparseBag<T>: Sequence {
     /// - Parameter index: What `add(_:)` returned.
     /// - Returns: The item, or `nil`.
     /// - Complexity: O(1) on average.
-    public func get(_ index: Index) -> T? {
+    @inlinable public func get(_ index: Index) -> T? {
         items[index]
     }
 
@@ -69,8 +76,9 @@ public final class SparseBag<T>: Sequence {
     ///
     /// - Parameter index: What `add(_:)` returned.
     /// - Complexity: O(1) on average.
-    public func remove(_ index: Index) {
-        items[index] = nil
+    @inlinable public func remove(_ index: Index) {
+        let removed = items.removeValue(forKey: index)
+        withExtendedLifetime(removed) {}  // released here, once the bag is whole again
     }
 
     /// Removes every item; the indices go on counting.
@@ -80,8 +88,10 @@ public final class SparseBag<T>: Sequence {
     /// ```
     ///
     /// - Complexity: O(n).
-    public func removeAll() {
-        items = [:]
+    @inlinable public func removeAll() {
+        var removed: [Index: T] = [:]
+        swap(&removed, &items)
+        withExtendedLifetime(removed) {}  // released here, once the bag is empty
     }
 
     /// Iterates over the items as they were when it was made, in no particular order.
@@ -91,7 +101,7 @@ public final class SparseBag<T>: Sequence {
     /// ```
     ///
     /// - Returns: An iterator over a snapshot of the items: changing the bag meanwhile is safe.
-    public func makeIterator() -> AnyIterator<T> {
+    @inlinable public func makeIterator() -> AnyIterator<T> {
         var snapshot = items.values.makeIterator()
         return AnyIterator { snapshot.next() }
     }
