@@ -8,6 +8,11 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
 // loop is still inside its `start`: the loop notes the request and starts again once `start` has
 // returned, so ten thousand synchronous restarts take ten thousand turns of a loop, not ten
 // thousand stack frames (SwiftSignalKit recurses, and overflows the stack).
+//
+// The loop runs inside the generator of the start it serves, so it must stop as soon as that start
+// ends — terminated, or disposed downstream — even though the generator has not returned what
+// stops it yet. So `Restarts` hands itself to its subscriber before its first turn: whatever ends
+// the start disposes the loop, and the loop stops at its next turn.
 
 /// Starts a source again each time one of its handlers calls ``request()``, in a loop on the
 /// thread that asked (never recursively), until ``dispose()``.
@@ -30,9 +35,16 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
 
     private init(step: @escaping Step) { state = Locked(State(step: step)) }
 
-    /// Makes the loop and makes its first start, on this thread.
-    @usableFromInline static func start(_ step: @escaping Step) -> Restarts {
+    /// Makes the loop, hands it to `subscriber` as what stops its start, and makes the first
+    /// start, on this thread.
+    ///
+    /// Handed over before the loop's first turn rather than when the generator returns it: if the
+    /// start ends while the loop runs (its subscriber terminates, or the downstream disposes it),
+    /// the loop is disposed then, and stops at its next turn instead of running on unseen.
+    @usableFromInline static func start<T, E>(serving subscriber: Subscriber<T, E>, _ step: @escaping Step) -> Restarts
+    {
         let restarts = Restarts(step: step)
+        subscriber.assign(restarts)
         restarts.request()
         return restarts
     }
@@ -133,7 +145,7 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
 /// - Returns: A signal that runs `signal` again whenever it completes.
 @inlinable public func restart<T, E>(_ signal: Signal<T, E>) -> Signal<T, E> {
     Signal { subscriber in
-        Restarts.start { restarts in
+        Restarts.start(serving: subscriber) { restarts in
             signal.start(
                 next: { subscriber.putNext($0) }, error: { subscriber.putError($0) }, completed: { restarts.request() })
         }
@@ -176,7 +188,7 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
     { signal in
         Signal { subscriber in
             let delay = Locked(0.0)
-            return Restarts.start { restarts in
+            return Restarts.start(serving: subscriber) { restarts in
                 signal.start(
                     next: { subscriber.putNext($0) },
                     error: { _ in
@@ -220,7 +232,7 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
     { signal in
         Signal { subscriber in
             let attempts = Locked((delay: 0.0, failures: 0))
-            return Restarts.start { restarts in
+            return Restarts.start(serving: subscriber) { restarts in
                 signal.start(
                     next: { subscriber.putNext($0) },
                     error: { error in
@@ -253,7 +265,7 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
 /// - Returns: A signal that runs `signal` again after every error.
 @inlinable public func restartIfError<T, E>(_ signal: Signal<T, E>) -> Signal<T, NoError> {
     Signal { subscriber in
-        Restarts.start { restarts in
+        Restarts.start(serving: subscriber) { restarts in
             signal.start(
                 next: { subscriber.putNext($0) }, error: { _ in restarts.request() },
                 completed: { subscriber.putCompletion() })
@@ -293,7 +305,7 @@ extension RestartOrMapErrorCondition: Sendable where E: Sendable {}
 ) -> Signal<T, E2> {
     { signal in
         Signal { subscriber in
-            Restarts.start { restarts in
+            Restarts.start(serving: subscriber) { restarts in
                 signal.start(
                     next: { subscriber.putNext($0) },
                     error: { error in
