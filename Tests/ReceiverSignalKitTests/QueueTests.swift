@@ -258,6 +258,29 @@ import Testing
             guard events == ["async inline", "sync inline", "end of block"] else { exit(1) }
         }
     }
+
+    // MARK: Bad input (SPEC §5)
+
+    /// Dispatch would treat a NaN delay as "never", silently.
+    @Test func afterWithANaNDelayStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Queue().after(.nan) {}
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("Queue.after(_:_:) needs a delay in seconds, got nan"))
+    }
+
+    @Test func afterWithANegativeDelayRunsAsSoonAsItCan() {
+        let queue = Queue()
+        let events = History<String>()
+        let done = DispatchSemaphore(value: 0)
+        queue.after(-5) {
+            events.record("after \(queue.isCurrent())")
+            done.signal()
+        }
+        expectSignal(done)
+        #expect(events.recorded == ["after true"])
+    }
 }
 
 /// Ends the process with status 2 after `seconds`: an exit test that deadlocks fails instead of

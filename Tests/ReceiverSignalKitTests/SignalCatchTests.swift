@@ -349,6 +349,28 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
             }
         }
     }
+
+    // MARK: Bad input (SPEC §5): a wait that is not a number would never end, silently
+
+    @Test func retryWithANaNDelayIncrementStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = (Signal<Int, TestError>.never() |> retry(.nan, maxDelay: 1, onQueue: Queue()))
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("retry(_:maxDelay:onQueue:) needs a delayIncrement in seconds, got nan"))
+    }
+
+    @Test func retryOnErrorWithANaNMaxDelayStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let retrying: (Signal<Int, TestError>) -> Signal<Int, TestError> = retry(
+                retryOnError: { _ in true }, delayIncrement: 1, maxDelay: .nan, maxRetries: nil, onQueue: Queue())
+            _ = retrying
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(
+            message.contains(
+                "retry(retryOnError:delayIncrement:maxDelay:maxRetries:onQueue:) needs a maxDelay in seconds, got nan"))
+    }
 }
 
 /// Re-types the alternative's error, to show that `catch` changes the error type.

@@ -87,7 +87,9 @@ public final class Queue: Sendable {
     public class func concurrentBackgroundQueue() -> Queue { concurrentBackground }
 
     /// Wraps an existing dispatch queue. Such a queue carries no marker, so its `isCurrent()` is
-    /// always false and `async` always dispatches (as in SwiftSignalKit).
+    /// always false and `async` always dispatches (as in SwiftSignalKit). So `sync` from one of
+    /// that queue's own blocks is Dispatch's `sync` onto the current queue, which Dispatch stops
+    /// (as it does in SwiftSignalKit); the queues made by ``init(name:qos:)`` run it inline.
     ///
     /// ```swift
     /// let queue = Queue(queue: DispatchQueue(label: "io"))
@@ -198,10 +200,15 @@ public final class Queue: Sendable {
     /// queue.after(0.5) { hideToast() }
     /// ```
     ///
+    /// A `delay` of 0 or less runs `f` as soon as the queue can; `.infinity` never runs it (and
+    /// keeps it). A `delay` that is not a number (`.nan`, which Dispatch would treat as "never")
+    /// stops the program with a message that says so.
+    ///
     /// - Parameters:
     ///   - delay: Seconds from now.
     ///   - f: The work.
     public func after(_ delay: Double, _ f: @escaping () -> Void) {
+        if delay.isNaN { stopForSeconds("Queue.after(_:_:) needs a delay in seconds", got: delay) }
         let work = Unchecked(f)
         queue.asyncAfter(deadline: .now() + delay) { work.value() }
     }

@@ -177,6 +177,9 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
 /// // waits 1 s, 2 s, 3 s, ... 30 s, 30 s between attempts
 /// ```
 ///
+/// A `delayIncrement` or `maxDelay` that is not a number (`.nan`) stops the program with a message
+/// that names it; waits of 0 or less start again as soon as `queue` can.
+///
 /// - Parameters:
 ///   - delayIncrement: Seconds added to the wait after each error.
 ///   - maxDelay: The longest wait, in seconds.
@@ -185,7 +188,8 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
 @inlinable public func retry<T, E>(_ delayIncrement: Double, maxDelay: Double, onQueue queue: Queue) -> (
     _ signal: Signal<T, E>
 ) -> Signal<T, NoError> {
-    { signal in
+    requireRetryWaits("retry(_:maxDelay:onQueue:)", delayIncrement, maxDelay)
+    return { signal in
         Signal { subscriber in
             let delay = Locked(0.0)
             return Restarts.start(serving: subscriber) { restarts in
@@ -218,6 +222,9 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
 ///                                 maxDelay: 5.0, maxRetries: 3, onQueue: Queue.mainQueue())
 /// ```
 ///
+/// A `delayIncrement` or `maxDelay` that is not a number stops the program with a message that names
+/// it.
+///
 /// - Parameters:
 ///   - retryOnError: Whether an error is worth another attempt.
 ///   - delayIncrement: Seconds added to the wait after each accepted error.
@@ -229,7 +236,8 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
     retryOnError: @escaping (E) -> Bool, delayIncrement: Double, maxDelay: Double, maxRetries: Int?,
     onQueue queue: Queue
 ) -> (_ signal: Signal<T, E>) -> Signal<T, E> {
-    { signal in
+    requireRetryWaits("retry(retryOnError:delayIncrement:maxDelay:maxRetries:onQueue:)", delayIncrement, maxDelay)
+    return { signal in
         Signal { subscriber in
             let attempts = Locked((delay: 0.0, failures: 0))
             return Restarts.start(serving: subscriber) { restarts in
@@ -249,6 +257,13 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
             }
         }
     }
+}
+
+/// Stops the program, naming the argument, if a wait of `retry` is not a number of seconds: the
+/// retry would wait forever, silently.
+@inlinable func requireRetryWaits(_ function: StaticString, _ delayIncrement: Double, _ maxDelay: Double) {
+    if delayIncrement.isNaN { stopForSeconds("\(function) needs a delayIncrement in seconds", got: delayIncrement) }
+    if maxDelay.isNaN { stopForSeconds("\(function) needs a maxDelay in seconds", got: maxDelay) }
 }
 
 /// Starts the signal again at once after each error, and never fails; completes when a start
