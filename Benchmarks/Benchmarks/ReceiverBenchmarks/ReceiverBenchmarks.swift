@@ -23,6 +23,7 @@ let benchmarks: @Sendable () -> Void = {
     registerTwoThreads()
     registerSignalKit()
     registerSignalKitCombinators()
+    registerQueueIsCurrent()
 }
 
 // MARK: - W1 hot broadcast, 1 listener — per wave
