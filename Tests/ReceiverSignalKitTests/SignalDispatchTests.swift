@@ -168,6 +168,29 @@ import Testing
         }
     }
 
+    /// On a concurrent queue the blocks run at once on several threads, yet one thread delivers at
+    /// a time, in the order the events happened: a block that finds another thread delivering
+    /// leaves its event to that thread.
+    @Test func deliverOnAConcurrentQueueStillDeliversOneAtATimeInOrder() {
+        let (input, output) = Signal<Int, NoError>.pipe()
+        let seen = History<Int>()
+        let running = Atomic(value: 0)
+        let overlapped = Atomic(value: false)
+        let done = DispatchSemaphore(value: 0)
+        (output |> deliverOn(Queue.concurrentDefaultQueue())).start(
+            next: { value in
+                if running.modify({ $0 + 1 }) > 1 { overlapped.swap(true) }
+                seen.record(value)
+                running.modify { $0 - 1 }
+            },
+            completed: { done.signal() })
+        for value in 0..<3000 { input.putNext(value) }
+        input.putCompletion()
+        expectSignal(done)
+        #expect(seen.recorded == Array(0..<3000))
+        #expect(!overlapped.with { $0 })
+    }
+
     /// `combineLatest(queue:)` delivers each input with `deliverOn(queue)`, so it keeps each
     /// input's order: the value set on the queue is delivered at once after the two still waiting
     /// (before the other input's first value arrives, so only the last makes a tuple). Before, it

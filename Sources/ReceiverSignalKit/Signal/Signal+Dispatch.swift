@@ -17,7 +17,8 @@ public import Dispatch  // DispatchQueue.async, in deliverOn's inlinable hop (Qu
 /// and stay the last. Here the waiting ones are delivered first, at once, so the event is still
 /// delivered before the call that produced it returns, and in order.
 ///
-/// - Parameter queue: Where the handlers run. Events keep their order on a serial queue.
+/// - Parameter queue: Where the handlers run. Events keep their order on any queue: on a concurrent
+///   one too, one thread delivers a start's events at a time.
 /// - Returns: A function from a signal to the same signal delivered on `queue`.
 @inlinable
 public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
