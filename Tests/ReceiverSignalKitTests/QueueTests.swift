@@ -37,6 +37,65 @@ import Testing
         #expect(!onOther)
     }
 
+    /// Each of many named queues is current on itself only, wherever its blocks run.
+    @Test func manyNamedQueuesAreEachCurrentOnlyOnThemselves() {
+        let queues = (0..<64).map { Queue(name: "q\($0)") }
+        let seen = History<[Int]>()
+        DispatchQueue.concurrentPerform(iterations: queues.count) { index in
+            queues[index].sync { seen.record(queues.indices.filter { queues[$0].isCurrent() } + [index]) }
+        }
+        #expect(seen.recorded.count == queues.count)
+        #expect(seen.recorded.allSatisfy { $0.count == 2 && $0[0] == $0[1] })
+    }
+
+    /// As in SwiftSignalKit: inside `b.sync` called from a block of `a`, the running block is
+    /// `b`'s, so `b` is current and `a` is not; a plain thread is on no queue.
+    @Test func onlyTheQueueOfTheRunningBlockIsCurrent() {
+        let (a, b) = (Queue(name: "a"), Queue(name: "b"))
+        var seen: [String] = []
+        a.sync {
+            seen.append("in a: a \(a.isCurrent()), b \(b.isCurrent())")
+            b.sync { seen.append("in b: a \(a.isCurrent()), b \(b.isCurrent())") }
+        }
+        #expect(seen == ["in a: a true, b false", "in b: a false, b true"])
+        let done = DispatchSemaphore(value: 0)
+        let onThread = History<Bool>()
+        Thread {
+            onThread.record(a.isCurrent() || b.isCurrent() || Queue.mainQueue().isCurrent())
+            done.signal()
+        }.start()
+        expectSignal(done)
+        #expect(onThread.recorded == [false])
+    }
+
+    /// A block of a dispatch queue that targets a named queue runs on that queue: it is current
+    /// there (libdispatch looks through the target queues, as SwiftSignalKit's `isCurrent` does),
+    /// while the wrapper of the targeting queue is never current.
+    @Test func aQueueThatTargetsANamedQueueRunsOnIt() {
+        let named = Queue(name: "target")
+        let targeting = DispatchQueue(label: "targeting", target: named.queue)
+        let wrapper = Queue(queue: targeting)
+        var seen: [Bool] = []
+        targeting.sync { seen = [named.isCurrent(), wrapper.isCurrent(), Queue.mainQueue().isCurrent()] }
+        #expect(seen == [true, false, Thread.isMainThread])
+    }
+
+    /// The main queue is not current in the blocks of other queues, nor of the global queues
+    /// (off the main thread, where `swift test` runs these blocks).
+    @Test func theMainQueueIsNotCurrentOnOtherQueuesBlocks() {
+        let done = DispatchSemaphore(value: 0)
+        let seen = History<Bool>()
+        for queue in [Queue(name: "other"), Queue.concurrentDefaultQueue()] {
+            queue.justDispatch {
+                seen.record(Thread.isMainThread || !Queue.mainQueue().isCurrent())
+                done.signal()
+            }
+        }
+        expectSignal(done)
+        expectSignal(done)
+        #expect(seen.recorded == [true, true])
+    }
+
     @Test func aNamedQueueRunsItsBlocksOneAtATimeInOrder() {
         let queue = Queue(name: "serial")
         let order = History<Int>()
@@ -198,6 +257,29 @@ import Testing
             done.wait()
             guard events == ["async inline", "sync inline", "end of block"] else { exit(1) }
         }
+    }
+
+    // MARK: Bad input (SPEC §5)
+
+    /// Dispatch would treat a NaN delay as "never", silently.
+    @Test func afterWithANaNDelayStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Queue().after(.nan) {}
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("Queue.after(_:_:) needs a delay in seconds, got nan"))
+    }
+
+    @Test func afterWithANegativeDelayRunsAsSoonAsItCan() {
+        let queue = Queue()
+        let events = History<String>()
+        let done = DispatchSemaphore(value: 0)
+        queue.after(-5) {
+            events.record("after \(queue.isCurrent())")
+            done.signal()
+        }
+        expectSignal(done)
+        #expect(events.recorded == ["after true"])
     }
 }
 

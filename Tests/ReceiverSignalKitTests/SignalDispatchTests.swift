@@ -83,6 +83,136 @@ import Testing
         #expect(events.recorded.isEmpty)
     }
 
+    /// Issue 14, D5: an event produced on the queue waits behind the start's earlier events still
+    /// waiting there, instead of running inline ahead of them (SwiftSignalKit gives 2, 0, 1).
+    @Test func anEventProducedOnTheQueueWaitsBehindTheStartsEarlierEvents() {
+        let queue = Queue(name: "q")
+        let (promise, gate) = (ValuePromise(0), DispatchSemaphore(value: 0))
+        queue.justDispatch {
+            gate.wait()
+            promise.set(2)  // on the queue, while 0 and 1 wait there
+        }
+        let seen = History<Int>()
+        let disposable = (promise.get() |> deliverOn(queue)).start(next: { seen.record($0) })
+        promise.set(1)
+        gate.signal()
+        queue.sync {}
+        #expect(seen.recorded == [0, 1, 2])
+        disposable.dispose()
+    }
+
+    /// The terminal event keeps its place too: a completion put on the queue comes after the
+    /// values that wait there.
+    @Test func aCompletionProducedOnTheQueueWaitsBehindTheStartsValues() {
+        let queue = Queue(name: "q")
+        let (input, output) = Signal<Int, NoError>.pipe()
+        let gate = DispatchSemaphore(value: 0)
+        queue.justDispatch {
+            gate.wait()
+            input.putCompletion()
+        }
+        let events = History<String>()
+        (output |> deliverOn(queue)).start(
+            next: { events.record("\($0)") }, completed: { events.record("completed") })
+        input.putNext(1)
+        input.putNext(2)
+        gate.signal()
+        queue.sync {}
+        #expect(events.recorded == ["1", "2", "completed"])
+    }
+
+    /// An event that a handler sends on the queue while its own event is delivered comes right
+    /// after it; one that a handler sends while another event still waits comes after that one:
+    /// the order they happened in.
+    @Test func anEventProducedByAHandlerComesAfterWhatHappenedBeforeIt() {
+        let queue = Queue(name: "q")
+        let (input, output) = Signal<Int, NoError>.pipe()
+        let seen = History<String>()
+        (output |> deliverOn(queue)).start(next: { value in
+            seen.record("\(value)")
+            if value == 1 || value == 10 { input.putNext(value + 1) }  // on the queue
+        })
+        queue.sync {
+            input.putNext(1)  // at once: nothing waits
+            seen.record("put returned")
+        }
+        #expect(seen.recorded == ["1", "2", "put returned"])
+
+        let gate = DispatchSemaphore(value: 0)
+        queue.justDispatch { gate.wait() }
+        input.putNext(10)  // waits for the queue
+        input.putNext(20)  // waits behind it
+        gate.signal()
+        queue.sync {}  // 10's handler puts 11 while 20 waits: 11 comes after 20
+        #expect(seen.recorded == ["1", "2", "put returned", "10", "20", "11"])
+    }
+
+    /// Events from many threads and from the queue itself, interleaved: each thread's events reach
+    /// the handler in the order that thread put them, and every event arrives once.
+    @Test func eventsFromManyThreadsAndTheQueueKeepEachThreadsOrder() {
+        let queue = Queue(name: "q")
+        let (input, output) = Signal<Int, NoError>.pipe()
+        let seen = History<Int>()
+        (output |> deliverOn(queue)).start(next: seen.record)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for index in 0..<500 {
+                let value = thread * 1000 + index
+                if thread == 0 { queue.sync { input.putNext(value) } } else { input.putNext(value) }
+            }
+        }
+        queue.sync {}
+        let recorded = seen.recorded
+        #expect(recorded.count == 2000)
+        for thread in 0..<4 {
+            #expect(recorded.filter { $0 / 1000 == thread } == Array((thread * 1000)..<(thread * 1000 + 500)))
+        }
+    }
+
+    /// On a concurrent queue the blocks run at once on several threads, yet one thread delivers at
+    /// a time, in the order the events happened: a block that finds another thread delivering
+    /// leaves its event to that thread.
+    @Test func deliverOnAConcurrentQueueStillDeliversOneAtATimeInOrder() {
+        let (input, output) = Signal<Int, NoError>.pipe()
+        let seen = History<Int>()
+        let running = Atomic(value: 0)
+        let overlapped = Atomic(value: false)
+        let done = DispatchSemaphore(value: 0)
+        (output |> deliverOn(Queue.concurrentDefaultQueue())).start(
+            next: { value in
+                if running.modify({ $0 + 1 }) > 1 { overlapped.swap(true) }
+                seen.record(value)
+                running.modify { $0 - 1 }
+            },
+            completed: { done.signal() })
+        for value in 0..<3000 { input.putNext(value) }
+        input.putCompletion()
+        expectSignal(done)
+        #expect(seen.recorded == Array(0..<3000))
+        #expect(!overlapped.with { $0 })
+    }
+
+    /// `combineLatest(queue:)` delivers each input with `deliverOn(queue)`, so it keeps each
+    /// input's order: the value set on the queue is delivered at once after the two still waiting
+    /// (before the other input's first value arrives, so only the last makes a tuple). Before, it
+    /// ran ahead of them, and the last tuple was stale: "0 a", "1 a".
+    @Test func combineLatestOnAQueueKeepsEachInputsOrder() {
+        let queue = Queue(name: "q")
+        let (promise, other, gate) = (ValuePromise(0), ValuePromise("a"), DispatchSemaphore(value: 0))
+        queue.justDispatch {
+            gate.wait()
+            promise.set(2)  // on the queue, while 0 and 1 wait there
+        }
+        let seen = History<String>()
+        let disposable = combineLatest(queue: queue, promise.get(), other.get()).start(next: { value in
+            seen.record("\(value.0) \(value.1)")
+        })
+        promise.set(1)
+        gate.signal()
+        queue.sync {}
+        #expect(seen.recorded == ["2 a"])
+        disposable.dispose()
+    }
+
     @Test func deliverOnMainQueueDeliversOnTheMainQueueInOrder() {
         let events = History<String>()
         let done = DispatchSemaphore(value: 0)
@@ -134,6 +264,28 @@ import Testing
         #expect(seen.recorded.elementsEqual(0..<3000), "out of order")
         #expect(onPool.with { $0 })
         #expect(!overlapped.with { $0 })
+    }
+
+    /// A pool lane always queues: an event produced on a pool thread goes behind the start's
+    /// earlier events, as on a queue.
+    @Test func deliverOnAThreadPoolKeepsAnEventProducedOnThePoolBehindEarlierOnes() {
+        let pool = Self.singleThread
+        let (promise, gate, done) = (ValuePromise(0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        pool.addTask(
+            ThreadPoolTask { _ in
+                gate.wait()
+                promise.set(2)  // on the pool's one thread, while 0 and 1 wait on the lane
+            })
+        let seen = History<Int>()
+        let disposable = (promise.get() |> deliverOn(pool)).start(next: { value in
+            seen.record(value)
+            if value == 2 { done.signal() }
+        })
+        promise.set(1)
+        gate.signal()
+        expectSignal(done)
+        #expect(seen.recorded == [0, 1, 2])
+        disposable.dispose()
     }
 
     @Test func deliverOnAThreadPoolDropsEventsAfterDisposal() {

@@ -276,4 +276,64 @@ import Testing
         #expect(events.recorded == [.mark("started, on queue false")])
         #expect(upstreamDisposable.count == 1)
     }
+
+    // MARK: Bad input (SPEC §5): a duration that is not a number would never fire, silently
+
+    /// The message of a process that stopped, as `#expect(processExitsWith:)` observed it.
+    private func message(of result: ExitTest.Result?) -> String {
+        String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    }
+
+    @Test func delayOfNaNStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = (Signal<Int, NoError>.single(1) |> delay(.nan, queue: Queue()))
+        }
+        #expect(message(of: result).contains("delay(_:queue:) needs a timeout in seconds, got nan"))
+    }
+
+    @Test func suspendAwareDelayOfNaNStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = (Signal<Int, NoError>.single(1) |> suspendAwareDelay(.nan, queue: Queue()))
+        }
+        #expect(
+            message(of: result).contains("suspendAwareDelay(_:granularity:queue:) needs a timeout in seconds, got nan"))
+    }
+
+    /// SwiftSignalKit's repeating timer crashes inside Dispatch on a negative granularity.
+    @Test func suspendAwareDelayWithANegativeGranularityStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = (Signal<Int, NoError>.single(1) |> suspendAwareDelay(10, granularity: -1, queue: Queue()))
+        }
+        #expect(
+            message(of: result).contains(
+                "suspendAwareDelay(_:granularity:queue:) needs a granularity above 0 seconds, got -1.0"))
+    }
+
+    @Test func suspendAwareDelayWithAGranularityOf0StopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = (Signal<Int, NoError>.single(1) |> suspendAwareDelay(10, granularity: 0, queue: Queue()))
+        }
+        #expect(
+            message(of: result).contains(
+                "suspendAwareDelay(_:granularity:queue:) needs a granularity above 0 seconds, got 0.0"))
+    }
+
+    @Test func timeoutOfNaNStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = (Signal<Int, NoError>.never() |> timeout(.nan, queue: Queue(), alternate: .single(1)))
+        }
+        #expect(message(of: result).contains("timeout(_:queue:alternate:) needs a timeout in seconds, got nan"))
+    }
+
+    /// A negative delay is not misuse: the upstream starts as soon as the queue runs the timer.
+    @Test func aNegativeDelayStartsAtOnceOnTheQueue() {
+        let queue = Queue()
+        let events = History<Event>()
+        let done = DispatchSemaphore(value: 0)
+        record(
+            upstream(on: queue, events: events, keep: { $0.putCompletion() }) |> delay(-1, queue: queue), into: events,
+            done: done)
+        expectSignal(done)
+        #expect(events.recorded == [.mark("started, on queue true"), .completed])
+    }
 }

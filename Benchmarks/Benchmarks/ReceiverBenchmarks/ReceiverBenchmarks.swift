@@ -24,6 +24,7 @@ let benchmarks: @Sendable () -> Void = {
     registerSignalKit()
     registerSignalKitCombinators()
     registerSignalKitUtilities()
+    registerQueueIsCurrent()
 }
 
 // MARK: - W1 hot broadcast, 1 listener — per wave

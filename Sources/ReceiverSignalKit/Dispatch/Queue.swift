@@ -1,5 +1,4 @@
 public import Dispatch
-internal import Foundation  // Thread.isMainThread, for the main queue's isCurrent() on every platform
 
 /// A serial or concurrent `DispatchQueue` that knows whether the calling code is running on it —
 /// SwiftSignalKit's `Queue`.
@@ -22,25 +21,41 @@ public final class Queue: Sendable {
     /// Queue.mainQueue().queue === DispatchQueue.main   // true
     /// ```
     public let queue: DispatchQueue
-    /// The value this queue carries under `Queue.key`, so `isCurrent()` recognises it; `nil` for a
-    /// queue made with `init(queue:)` and for the global queues, which get no key (as SwiftSignalKit).
+    // How `isCurrent()` recognises this queue. Plain fields rather than an enum with the marker in
+    // its payloads: reading one of those copies the payload, a retain and a release per call.
+    /// What this queue carries under `Queue.key`; `nil` for a queue made with `init(queue:)` and
+    /// for the global queues, which are never current (as in SwiftSignalKit).
     private let marker: Marker?
+    /// For a queue made by `init(name:qos:)`, finds `marker` with one C call; for the main queue,
+    /// finds whether `mainKey` is there. `nil` where that C call is not available.
+    private let probe: DispatchSpecificProbe?
     private let isMain: Bool
 
+    /// What a queue carries under `Queue.key`, so that `isCurrent()` recognises it.
     private final class Marker: Sendable {}
     private static let key = DispatchSpecificKey<Marker>()
+    /// Carried by the main queue alone (see `isCurrent()`).
+    private static let mainKey = DispatchSpecificKey<Marker>()
 
     // The main queue gets a marker too (SwiftSignalKit's does not): where the main queue is not
     // drained by the main thread — on Linux after `dispatchMain()`, which is how `swift test`
     // runs — `Thread.isMainThread` is false inside its blocks, and without the marker
     // `isCurrent()` would say false there, so `sync` from a main-queue block would deadlock.
-    private static let main = Queue(wrapping: .main, marker: Marker(), isMain: true)
-    private static let concurrentDefault = Queue(wrapping: .global(qos: .default), marker: nil, isMain: false)
-    private static let concurrentBackground = Queue(wrapping: .global(qos: .background), marker: nil, isMain: false)
+    private static let main = Queue(main: .main)
+    private static let concurrentDefault = Queue(wrapping: .global(qos: .default))
+    private static let concurrentBackground = Queue(wrapping: .global(qos: .background))
 
-    private init(wrapping queue: DispatchQueue, marker: Marker?, isMain: Bool) {
-        (self.queue, self.marker, self.isMain) = (queue, marker, isMain)
-        if let marker { queue.setSpecific(key: Self.key, value: marker) }
+    private init(
+        wrapping queue: DispatchQueue, marker: Marker? = nil, probe: DispatchSpecificProbe? = nil, isMain: Bool = false
+    ) {
+        (self.queue, self.marker, self.probe, self.isMain) = (queue, marker, probe, isMain)
+    }
+
+    private convenience init(main queue: DispatchQueue) {
+        let marker = Marker()
+        queue.setSpecific(key: Self.key, value: marker)
+        queue.setSpecific(key: Self.mainKey, value: marker)
+        self.init(wrapping: queue, marker: marker, probe: DispatchSpecificProbe(lookingFor: Self.mainKey), isMain: true)
     }
 
     /// The main queue. Its `isCurrent()` is true on the main thread, and inside the main queue's
@@ -72,7 +87,9 @@ public final class Queue: Sendable {
     public class func concurrentBackgroundQueue() -> Queue { concurrentBackground }
 
     /// Wraps an existing dispatch queue. Such a queue carries no marker, so its `isCurrent()` is
-    /// always false and `async` always dispatches (as in SwiftSignalKit).
+    /// always false and `async` always dispatches (as in SwiftSignalKit). So `sync` from one of
+    /// that queue's own blocks is Dispatch's `sync` onto the current queue, which Dispatch stops
+    /// (as it does in SwiftSignalKit); the queues made by ``init(name:qos:)`` run it inline.
     ///
     /// ```swift
     /// let queue = Queue(queue: DispatchQueue(label: "io"))
@@ -80,7 +97,7 @@ public final class Queue: Sendable {
     ///
     /// - Parameter queue: The queue to wrap.
     public convenience init(queue: DispatchQueue) {
-        self.init(wrapping: queue, marker: nil, isMain: false)
+        self.init(wrapping: queue)
     }
 
     /// Makes a new serial queue.
@@ -93,7 +110,11 @@ public final class Queue: Sendable {
     ///   - name: The dispatch queue's label.
     ///   - qos: Its quality of service.
     public convenience init(name: String? = nil, qos: DispatchQoS = .default) {
-        self.init(wrapping: DispatchQueue(label: name ?? "", qos: qos), marker: Marker(), isMain: false)
+        let (queue, marker) = (DispatchQueue(label: name ?? "", qos: qos), Marker())
+        queue.setSpecific(key: Self.key, value: marker)
+        // A new queue runs nothing yet, so `sync` runs at once, on this thread.
+        let probe = queue.sync { DispatchSpecificProbe(recognising: Self.key) }
+        self.init(wrapping: queue, marker: marker, probe: probe)
     }
 
     /// Whether the calling code runs on this queue (for the main queue: also anywhere on the main
@@ -103,10 +124,25 @@ public final class Queue: Sendable {
     /// assert(Queue.mainQueue().isCurrent())
     /// ```
     ///
+    /// As in SwiftSignalKit, "on this queue" means that this queue's marker is the innermost one
+    /// libdispatch finds from the running block's queue through its target queues; a queue made
+    /// with `init(queue:)` carries none, so it is never current. On Linux a named queue answers
+    /// with one `dispatch_get_specific` call (SwiftSignalKit's generic `DispatchQueue.getSpecific`
+    /// costs about three times as much), and the main queue from a per-thread "main thread?" answer,
+    /// then, off the main thread, from a key only it carries.
+    ///
     /// - Returns: `true` on this queue.
     public func isCurrent() -> Bool {
-        if let marker, DispatchQueue.getSpecific(key: Self.key) === marker { return true }
-        return isMain && Thread.isMainThread
+        if isMain {
+            if isMainThread() { return true }
+            // Outside the main queue's blocks (and those of the queues that target it), its marker
+            // is not there to look for.
+            if let probe, probe.isAbsent() { return false }
+        } else if let probe {
+            return probe.isFound()
+        }
+        guard let marker else { return false }
+        return DispatchQueue.getSpecific(key: Self.key) === marker
     }
 
     /// Runs `f` on this queue: at once, inline, if already on it; otherwise asynchronously.
@@ -164,10 +200,15 @@ public final class Queue: Sendable {
     /// queue.after(0.5) { hideToast() }
     /// ```
     ///
+    /// A `delay` of 0 or less runs `f` as soon as the queue can; `.infinity` never runs it (and
+    /// keeps it). A `delay` that is not a number (`.nan`, which Dispatch would treat as "never")
+    /// stops the program with a message that says so.
+    ///
     /// - Parameters:
     ///   - delay: Seconds from now.
     ///   - f: The work.
     public func after(_ delay: Double, _ f: @escaping () -> Void) {
+        if delay.isNaN { stopForSeconds("Queue.after(_:_:) needs a delay in seconds", got: delay) }
         let work = Unchecked(f)
         queue.asyncAfter(deadline: .now() + delay) { work.value() }
     }

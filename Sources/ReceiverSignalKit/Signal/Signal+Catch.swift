@@ -8,6 +8,11 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
 // loop is still inside its `start`: the loop notes the request and starts again once `start` has
 // returned, so ten thousand synchronous restarts take ten thousand turns of a loop, not ten
 // thousand stack frames (SwiftSignalKit recurses, and overflows the stack).
+//
+// The loop runs inside the generator of the start it serves, so it must stop as soon as that start
+// ends — terminated, or disposed downstream — even though the generator has not returned what
+// stops it yet. So `Restarts` hands itself to its subscriber before its first turn: whatever ends
+// the start disposes the loop, and the loop stops at its next turn.
 
 /// Starts a source again each time one of its handlers calls ``request()``, in a loop on the
 /// thread that asked (never recursively), until ``dispose()``.
@@ -30,9 +35,16 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
 
     private init(step: @escaping Step) { state = Locked(State(step: step)) }
 
-    /// Makes the loop and makes its first start, on this thread.
-    @usableFromInline static func start(_ step: @escaping Step) -> Restarts {
+    /// Makes the loop, hands it to `subscriber` as what stops its start, and makes the first
+    /// start, on this thread.
+    ///
+    /// Handed over before the loop's first turn rather than when the generator returns it: if the
+    /// start ends while the loop runs (its subscriber terminates, or the downstream disposes it),
+    /// the loop is disposed then, and stops at its next turn instead of running on unseen.
+    @usableFromInline static func start<T, E>(serving subscriber: Subscriber<T, E>, _ step: @escaping Step) -> Restarts
+    {
         let restarts = Restarts(step: step)
+        subscriber.core.assign(restarts)
         restarts.request()
         return restarts
     }
@@ -133,7 +145,7 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
 /// - Returns: A signal that runs `signal` again whenever it completes.
 @inlinable public func restart<T, E>(_ signal: Signal<T, E>) -> Signal<T, E> {
     Signal { subscriber in
-        Restarts.start { restarts in
+        Restarts.start(serving: subscriber) { restarts in
             signal.start(
                 next: { subscriber.putNext($0) }, error: { subscriber.putError($0) }, completed: { restarts.request() })
         }
@@ -165,6 +177,9 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
 /// // waits 1 s, 2 s, 3 s, ... 30 s, 30 s between attempts
 /// ```
 ///
+/// A `delayIncrement` or `maxDelay` that is not a number (`.nan`) stops the program with a message
+/// that names it; waits of 0 or less start again as soon as `queue` can.
+///
 /// - Parameters:
 ///   - delayIncrement: Seconds added to the wait after each error.
 ///   - maxDelay: The longest wait, in seconds.
@@ -173,10 +188,11 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
 @inlinable public func retry<T, E>(_ delayIncrement: Double, maxDelay: Double, onQueue queue: Queue) -> (
     _ signal: Signal<T, E>
 ) -> Signal<T, NoError> {
-    { signal in
+    requireRetryWaits("retry(_:maxDelay:onQueue:)", delayIncrement, maxDelay)
+    return { signal in
         Signal { subscriber in
             let delay = Locked(0.0)
-            return Restarts.start { restarts in
+            return Restarts.start(serving: subscriber) { restarts in
                 signal.start(
                     next: { subscriber.putNext($0) },
                     error: { _ in
@@ -206,6 +222,9 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
 ///                                 maxDelay: 5.0, maxRetries: 3, onQueue: Queue.mainQueue())
 /// ```
 ///
+/// A `delayIncrement` or `maxDelay` that is not a number stops the program with a message that names
+/// it.
+///
 /// - Parameters:
 ///   - retryOnError: Whether an error is worth another attempt.
 ///   - delayIncrement: Seconds added to the wait after each accepted error.
@@ -217,10 +236,11 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
     retryOnError: @escaping (E) -> Bool, delayIncrement: Double, maxDelay: Double, maxRetries: Int?,
     onQueue queue: Queue
 ) -> (_ signal: Signal<T, E>) -> Signal<T, E> {
-    { signal in
+    requireRetryWaits("retry(retryOnError:delayIncrement:maxDelay:maxRetries:onQueue:)", delayIncrement, maxDelay)
+    return { signal in
         Signal { subscriber in
             let attempts = Locked((delay: 0.0, failures: 0))
-            return Restarts.start { restarts in
+            return Restarts.start(serving: subscriber) { restarts in
                 signal.start(
                     next: { subscriber.putNext($0) },
                     error: { error in
@@ -239,6 +259,13 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
     }
 }
 
+/// Stops the program, naming the argument, if a wait of `retry` is not a number of seconds: the
+/// retry would wait forever, silently.
+@inlinable func requireRetryWaits(_ function: StaticString, _ delayIncrement: Double, _ maxDelay: Double) {
+    if delayIncrement.isNaN { stopForSeconds("\(function) needs a delayIncrement in seconds", got: delayIncrement) }
+    if maxDelay.isNaN { stopForSeconds("\(function) needs a maxDelay in seconds", got: maxDelay) }
+}
+
 /// Starts the signal again at once after each error, and never fails; completes when a start
 /// completes.
 ///
@@ -253,7 +280,7 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
 /// - Returns: A signal that runs `signal` again after every error.
 @inlinable public func restartIfError<T, E>(_ signal: Signal<T, E>) -> Signal<T, NoError> {
     Signal { subscriber in
-        Restarts.start { restarts in
+        Restarts.start(serving: subscriber) { restarts in
             signal.start(
                 next: { subscriber.putNext($0) }, error: { _ in restarts.request() },
                 completed: { subscriber.putCompletion() })
@@ -293,7 +320,7 @@ extension RestartOrMapErrorCondition: Sendable where E: Sendable {}
 ) -> Signal<T, E2> {
     { signal in
         Signal { subscriber in
-            Restarts.start { restarts in
+            Restarts.start(serving: subscriber) { restarts in
                 signal.start(
                     next: { subscriber.putNext($0) },
                     error: { error in

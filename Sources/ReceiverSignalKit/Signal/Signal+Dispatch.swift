@@ -1,31 +1,146 @@
-/// Delivers every event of each start on `queue`, in the order they happened: at once when the
-/// event happens on `queue` already, otherwise dispatched to it. The upstream is started on the
-/// calling thread.
+public import Dispatch  // DispatchQueue.async, in deliverOn's inlinable hop (Queue exposes DispatchQueue already)
+
+/// Delivers every event of each start on `queue`, in the order they happened. An event that
+/// happens on `queue` is delivered at once — after the start's earlier events still waiting for
+/// `queue`, which are delivered first; an event that happens elsewhere is dispatched to `queue`.
+/// The upstream is started on the calling thread.
 ///
 /// ```swift
 /// search(query) |> deliverOn(Queue.mainQueue())
 /// ```
 ///
-/// Disposing the start disposes the upstream start; an event dispatched but not yet run is then
-/// dropped, because the start's subscriber has stopped.
+/// Disposing the start disposes the upstream start; an event dispatched but not yet delivered is
+/// then dropped, because the start's subscriber has stopped.
 ///
-/// - Parameter queue: Where the handlers run. Events keep their order on a serial queue.
+/// Difference from SwiftSignalKit, which delivers an event that happens on `queue` at once, ahead
+/// of the start's events still waiting for `queue`: there an older value can overtake a newer one
+/// and stay the last. Here the waiting ones are delivered first, at once, so the event is still
+/// delivered before the call that produced it returns, and in order.
+///
+/// - Parameter queue: Where the handlers run. Events keep their order on any queue: on a concurrent
+///   one too, one thread delivers a start's events at a time.
 /// - Returns: A function from a signal to the same signal delivered on `queue`.
 @inlinable
 public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal { subscriber in
-            signal.start(
-                next: { value in queue.async { subscriber.putNext(value) } },
-                error: { error in queue.async { subscriber.putError(error) } },
-                completed: { queue.async { subscriber.putCompletion() } }
-            )
+            let lane = DeliveryLane(queue, subscriber)
+            return signal.start(
+                next: { lane.send(.next($0)) }, error: { lane.send(.error($0)) }, completed: { lane.send(.completion) })
         }
     }
 }
 
+/// One start of ``deliverOn(_:)-(Queue)``: its events on their way to the queue, numbered in the
+/// order they happened.
+///
+/// An event that happens off the queue waits in `waiting` and gets a block of its own on the
+/// queue, which delivers the waiting events up to its own (usually just its own: the ones before
+/// it had blocks that ran before it). An event that happens on the queue is delivered at once,
+/// with the ones still waiting before it; their blocks then find them delivered and do nothing.
+/// Only one thread delivers at a time (`isDelivering`): an event that happens on the queue while
+/// a handler runs — or a block that runs while another thread delivers, on a concurrent queue —
+/// only moves `through` forward, and that thread delivers it next. So each event costs one
+/// dispatch (its block and the block's context: this lane and the event's number) and nothing
+/// else, beyond `waiting`'s storage, which is reused.
+///
+/// Its lock is a `StripedLock` (a mutex of its own would be most of this object): its sections
+/// only move events in and out of `waiting` and never release one (an event is moved out before
+/// it is delivered). `@unchecked Sendable`: the variables are only reached under that lock.
+@usableFromInline final class DeliveryLane<T, E>: @unchecked Sendable {
+    @usableFromInline enum Event {
+        case next(T)
+        case error(E)
+        case completion
+    }
+
+    @usableFromInline let queue: Queue
+    @usableFromInline let subscriber: Subscriber<T, E>
+    /// The events from number `first` on; those before `next` have been moved out (`nil`).
+    @exclusivity(unchecked) @usableFromInline var waiting: [Event?] = []
+    @exclusivity(unchecked) @usableFromInline var first = 0
+    /// The number of the oldest event not delivered yet.
+    @exclusivity(unchecked) @usableFromInline var next = 0
+    /// While a thread delivers: the number of the last event it must deliver before it stops.
+    @exclusivity(unchecked) @usableFromInline var through = 0
+    @exclusivity(unchecked) @usableFromInline var isDelivering = false
+
+    @inlinable init(_ queue: Queue, _ subscriber: Subscriber<T, E>) {
+        (self.queue, self.subscriber) = (queue, subscriber)
+    }
+
+    /// Sends `event` on its way: delivered at once, after the events still waiting, if this thread
+    /// is on the queue (or by the thread delivering there now); otherwise dispatched.
+    @inlinable func send(_ event: Event) {
+        let isOnQueue = queue.isCurrent()
+        let (number, mayDeliver) = StripedLock(for: self).withLock { () -> (Int, Bool) in
+            let number = first + waiting.count
+            waiting.append(event)
+            guard isOnQueue else { return (number, false) }
+            through = number
+            defer { isDelivering = true }
+            return (number, !isDelivering)
+        }
+        if !isOnQueue {
+            queue.queue.async { self.arrive(number) }
+        } else if mayDeliver {
+            deliver()
+        }
+    }
+
+    /// What the block of event `number` does on the queue: delivers up to that event, unless it
+    /// was delivered already or another thread delivers now (which then goes on up to it).
+    @inlinable func arrive(_ number: Int) {
+        let mayDeliver = StripedLock(for: self).withLock { () -> Bool in
+            guard next <= number else { return false }
+            guard !isDelivering else {
+                through = max(through, number)
+                return false
+            }
+            (through, isDelivering) = (number, true)
+            return true
+        }
+        if mayDeliver { deliver() }
+    }
+
+    /// Delivers the waiting events up to `through`, oldest first, moving `through` as others ask.
+    @inlinable func deliver() {
+        while let event = StripedLock(for: self).withLock({ () -> Event? in
+            guard next > through else {
+                defer { next += 1 }
+                return waiting[next - first].take()
+            }
+            isDelivering = false
+            dropDelivered()
+            return nil
+        }) {
+            switch event {
+            case .next(let value): subscriber.putNext(value)
+            case .error(let error): subscriber.putError(error)
+            case .completion: subscriber.putCompletion()
+            }
+        }
+    }
+
+    /// Forgets the delivered events' places (only `nil`s: nothing of the user's is released),
+    /// once they are all delivered or make up most of `waiting`. Storage grown by a burst is let
+    /// go of rather than kept for the life of the start.
+    @inlinable func dropDelivered() {
+        let delivered = next - first
+        if delivered == waiting.count {
+            if waiting.capacity > 64 { waiting = [] } else { waiting.removeAll(keepingCapacity: true) }
+        } else if delivered >= 32, delivered * 2 >= waiting.count {
+            waiting.removeFirst(delivered)
+        } else {
+            return
+        }
+        first = next
+    }
+}
+
 /// Delivers every event on the main queue: `signal |> deliverOn(Queue.mainQueue())`. An event
-/// produced on the main thread is delivered at once. Use it without parentheses.
+/// produced on the main thread is delivered at once (after the start's earlier events still
+/// waiting for the main queue). Use it without parentheses.
 ///
 /// ```swift
 /// profile.get() |> deliverOnMainQueue

@@ -45,7 +45,7 @@ extension SignalFeedbackLoopState: Sendable where T: Sendable {}
     once: @escaping (SignalFeedbackLoopState<R1>) -> Signal<R1, E>?, reduce: @escaping (R1, R1) -> R1
 ) -> Signal<R, E> {
     Signal { subscriber in
-        Restarts.start { restarts in
+        Restarts.start(serving: subscriber) { restarts in
             guard let turn = once(.initial) else {
                 subscriber.putCompletion()
                 return nil

@@ -21,13 +21,17 @@ internal import Musl
 /// Disposing a start before the timer fired invalidates the timer, and the upstream is never
 /// started; disposing it after disposes the upstream.
 ///
+/// A `timeout` of 0 or less starts the upstream as soon as `queue` runs the timer. A `timeout`
+/// that is not a number (`.nan`) stops the program with a message that says so.
+///
 /// - Parameters:
 ///   - timeout: Seconds to wait before starting the upstream.
 ///   - queue: Where the timer runs and the upstream is started.
 /// - Returns: A function from a signal to the same signal, started later.
 @inlinable
 public func delay<T, E>(_ timeout: Double, queue: Queue) -> (_ signal: Signal<T, E>) -> Signal<T, E> {
-    { signal in
+    if timeout.isNaN { stopForSeconds("delay(_:queue:) needs a timeout in seconds", got: timeout) }
+    return { signal in
         Signal { subscriber in
             let start = DeferredStart()
             queue.async {
@@ -54,6 +58,10 @@ public func delay<T, E>(_ timeout: Double, queue: Queue) -> (_ signal: Signal<T,
 /// checks the wall clock every `granularity` seconds, and once less than 1.1 × `granularity` is
 /// left, a last timer waits out the rest (at once if none is left).
 ///
+/// A `timeout` that is not a number, or a `granularity` that is not above 0, stops the program
+/// with a message that names it (SwiftSignalKit's repeating timer crashes inside Dispatch on a
+/// negative one, and on 0 fires without pause until the deadline).
+///
 /// - Parameters:
 ///   - timeout: Seconds of wall-clock time to wait before starting the upstream.
 ///   - granularity: Seconds between checks of the wall clock.
@@ -63,7 +71,13 @@ public func delay<T, E>(_ timeout: Double, queue: Queue) -> (_ signal: Signal<T,
 public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0, queue: Queue) -> (
     _ signal: Signal<T, E>
 ) -> Signal<T, E> {
-    { signal in
+    if timeout.isNaN {
+        stopForSeconds("suspendAwareDelay(_:granularity:queue:) needs a timeout in seconds", got: timeout)
+    }
+    if !(granularity > 0) {
+        stopForSeconds("suspendAwareDelay(_:granularity:queue:) needs a granularity above 0 seconds", got: granularity)
+    }
+    return { signal in
         Signal { subscriber in
             let start = DeferredStart()
             queue.async {
@@ -101,7 +115,8 @@ public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0
 /// upstream is disposed, and the alternate's events are passed on.
 ///
 /// As in SwiftSignalKit, a value the upstream sends synchronously while it is being started comes
-/// before the timer starts, so it does not cancel it.
+/// before the timer starts, so it does not cancel it. A `timeout` that is not a number stops the
+/// program with a message that says so.
 ///
 /// - Parameters:
 ///   - timeout: Seconds to wait for the upstream's first event.
@@ -110,7 +125,8 @@ public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0
 /// - Returns: A function from a signal to the signal with a time limit.
 @inlinable
 public func timeout<T, E>(_ timeout: Double, queue: Queue, alternate: Signal<T, E>) -> (Signal<T, E>) -> Signal<T, E> {
-    { signal in
+    if timeout.isNaN { stopForSeconds("timeout(_:queue:alternate:) needs a timeout in seconds", got: timeout) }
+    return { signal in
         Signal { subscriber in
             let current = MetaDisposable()
             let timer = Timer(
@@ -140,6 +156,13 @@ public func timeout<T, E>(_ timeout: Double, queue: Queue, alternate: Signal<T, 
             }
         }
     }
+}
+
+/// Stops the program with `problem` and the value it got: a duration that is not a number of
+/// seconds would make a timer that never fires, silently. `fatalError`, not `precondition`, whose
+/// message optimised builds drop: this misuse reaches shipped apps.
+@usableFromInline func stopForSeconds(_ problem: String, got value: Double) -> Never {
+    fatalError("\(problem), got \(value)")
 }
 
 /// Seconds since 1970 by the wall clock (`CLOCK_REALTIME`), which, unlike a dispatch timer's clock,

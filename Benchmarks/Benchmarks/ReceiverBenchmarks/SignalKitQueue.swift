@@ -1,0 +1,64 @@
+// W19 (issue 15): `Queue.isCurrent()`, which `Queue.async`, `Queue.sync`, `deliverOn` and `runOn`
+// ask once per call or event. On a named queue (from inside one of its blocks, and from outside)
+// and for the main queue (from the benchmark's own thread, and from another queue's block). The
+// floor is what SwiftSignalKit's `isCurrent` does: `DispatchQueue.getSpecific(key:)` and an
+// identity comparison. OpenCombine's schedulers have no equivalent question.
+
+import Benchmark
+import Dispatch
+import Foundation
+import ReceiverSignalKit
+
+func registerQueueIsCurrent() {
+    let units = BenchmarkScalingFactor.kilo, n = units.rawValue
+
+    /// Asks `isCurrent` `n` times per iteration on the thread `run` provides, counting the
+    /// answers that are `true`, and checks that count against `expected`.
+    func isCurrentBenchmark(
+        _ name: String, expected: @escaping @Sendable () -> Int, run: @escaping @Sendable (() -> Void) -> Void,
+        ask: @escaping @Sendable () -> Bool
+    ) {
+        Benchmark(name, configuration: configuration(units: units)) { benchmark in
+            var count = 0
+            run {
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations where ask() { count &+= 1 }
+                benchmark.stopMeasurement()
+            }
+            let expected = expected()
+            precondition(count == expected, "\(name): \(count) answers were true, expected \(expected)")
+        }
+    }
+
+    let named = Queue(name: "W19")
+    let other = DispatchQueue(label: "W19 other")
+    let marker = SpecificMarker()
+    named.queue.setSpecific(key: SpecificMarker.key, value: marker)
+    let onNamed: @Sendable (() -> Void) -> Void = { body in named.queue.sync(execute: body) }
+    let onCaller: @Sendable (() -> Void) -> Void = { body in body() }
+    let onOther: @Sendable (() -> Void) -> Void = { body in other.sync(execute: body) }
+
+    isCurrentBenchmark(
+        "W19 floor: DispatchQueue.getSpecific === marker, on the queue", expected: { n }, run: onNamed,
+        ask: { DispatchQueue.getSpecific(key: SpecificMarker.key) === marker })
+    isCurrentBenchmark(
+        "W19 floor: DispatchQueue.getSpecific === marker, off the queue", expected: { 0 }, run: onCaller,
+        ask: { DispatchQueue.getSpecific(key: SpecificMarker.key) === marker })
+    isCurrentBenchmark(
+        "W19 Queue.isCurrent, named queue, on it", expected: { n }, run: onNamed, ask: { named.isCurrent() })
+    isCurrentBenchmark(
+        "W19 Queue.isCurrent, named queue, off it", expected: { 0 }, run: onCaller, ask: { named.isCurrent() })
+    // The benchmark's own thread may or may not be the main thread: the check follows it.
+    isCurrentBenchmark(
+        "W19 Queue.isCurrent, main queue, from the benchmark's thread", expected: { Thread.isMainThread ? n : 0 },
+        run: onCaller, ask: { Queue.mainQueue().isCurrent() })
+    // `sync` runs the block on the calling thread; off the main thread, this is a queue's block.
+    isCurrentBenchmark(
+        "W19 Queue.isCurrent, main queue, from another queue's block", expected: { Thread.isMainThread ? n : 0 },
+        run: onOther, ask: { Queue.mainQueue().isCurrent() })
+}
+
+/// What the floor's queue carries, as SwiftSignalKit's `Queue` does (an object compared by identity).
+final class SpecificMarker: Sendable {
+    static let key = DispatchSpecificKey<SpecificMarker>()
+}
