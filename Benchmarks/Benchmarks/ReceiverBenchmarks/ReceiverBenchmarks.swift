@@ -25,6 +25,7 @@ let benchmarks: @Sendable () -> Void = {
     registerSignalKitCombinators()
     registerSignalKitUtilities()
     registerQueueIsCurrent()
+    registerSignalKitStarts()
 }
 
 // MARK: - W1 hot broadcast, 1 listener — per wave
