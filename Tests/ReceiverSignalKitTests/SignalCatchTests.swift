@@ -296,58 +296,70 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
     // restarting signal returns; a downstream `take(3)` ends the start during that loop. Then the
     // loop must stop, not spin forever (a watchdog ends the process after 3 s).
     //
-    // `Restarts` hands itself to its subscriber before looping, so whatever ends its start disposes
-    // it. But today the downstream `take`'s end does not reach that start until its generator has
-    // returned (the start machinery hands a start's disposable downstream only then; the same
-    // reason as the "afterNext after take" quirk in the migration guide). These stay known issues
-    // until the machinery hands it over first — when that lands, `withKnownIssue` reports them as
-    // fixed: remove it.
+    // The downstream `take`'s end cannot dispose that start before its generator returns (as in
+    // SwiftSignalKit); the loop sees it among the starts being made around it, and starts nothing
+    // more (StartsBeingMade.swift).
 
     @Test func restartOfACachedValueStopsWhenADownstreamTakeEnds() async {
-        await withKnownIssue("the downstream's end reaches the start only after its generator returns") {
-            await #expect(processExitsWith: .success) {
-                startWatchdog(seconds: 3)
-                let cached = ValuePromise(42)
-                var received = 0
-                (restart(cached.get() |> take(1)) |> take(3)).start(next: { _ in received += 1 })
-                guard received == 3 else { exit(1) }
-            }
+        await #expect(processExitsWith: .success) {
+            startWatchdog(seconds: 3)
+            let cached = ValuePromise(42)
+            var received = 0
+            (restart(cached.get() |> take(1)) |> take(3)).start(next: { _ in received += 1 })
+            guard received == 3 else { exit(1) }
         }
     }
 
     @Test func restartIfErrorOfASynchronousFailureStopsWhenADownstreamTakeEnds() async {
-        await withKnownIssue("the downstream's end reaches the start only after its generator returns") {
-            await #expect(processExitsWith: .success) {
-                startWatchdog(seconds: 3)
-                let failing = Signal<Int, TestError> { subscriber in
-                    subscriber.putNext(7)
-                    subscriber.putError(TestError(code: 1))
-                    return EmptyDisposable
-                }
-                var received: [Int] = []
-                var completed = false
-                (restartIfError(failing) |> take(3)).start(
-                    next: { received.append($0) }, completed: { completed = true })
-                guard received == [7, 7, 7], completed else { exit(1) }
+        await #expect(processExitsWith: .success) {
+            startWatchdog(seconds: 3)
+            let failing = Signal<Int, TestError> { subscriber in
+                subscriber.putNext(7)
+                subscriber.putError(TestError(code: 1))
+                return EmptyDisposable
             }
+            var received: [Int] = []
+            var completed = false
+            (restartIfError(failing) |> take(3)).start(
+                next: { received.append($0) }, completed: { completed = true })
+            guard received == [7, 7, 7], completed else { exit(1) }
         }
     }
 
     @Test func restartOrMapErrorOfASynchronousFailureStopsWhenADownstreamTakeEnds() async {
-        await withKnownIssue("the downstream's end reaches the start only after its generator returns") {
-            await #expect(processExitsWith: .success) {
-                startWatchdog(seconds: 3)
-                let failing = Signal<Int, TestError> { subscriber in
-                    subscriber.putNext(7)
-                    subscriber.putError(TestError(code: 1))
-                    return EmptyDisposable
-                }
-                var received: [Int] = []
-                (failing |> restartOrMapError { (_: TestError) -> RestartOrMapErrorCondition<TestError> in .restart }
-                    |> take(3)).start(next: { received.append($0) })
-                guard received == [7, 7, 7] else { exit(1) }
+        await #expect(processExitsWith: .success) {
+            startWatchdog(seconds: 3)
+            let failing = Signal<Int, TestError> { subscriber in
+                subscriber.putNext(7)
+                subscriber.putError(TestError(code: 1))
+                return EmptyDisposable
             }
+            var received: [Int] = []
+            (failing |> restartOrMapError { (_: TestError) -> RestartOrMapErrorCondition<TestError> in .restart }
+                |> take(3)).start(next: { received.append($0) })
+            guard received == [7, 7, 7] else { exit(1) }
         }
+    }
+
+    @Test func aRestartLoopStopsWhenAnyStartBeingMadeAroundItEnds() async {
+        await #expect(processExitsWith: .success) {
+            startWatchdog(seconds: 3)
+            let cached = ValuePromise(42)
+            var received: [Int] = []
+            // The loop's start is made inside combineLatest's, which is made inside take's (its
+            // inputs start in order: the single first, so that the loop's values combine).
+            (combineLatest(.single(1), restart(cached.get() |> take(1))) |> map { $0 + $1 } |> take(2))
+                .start(next: { received.append($0) })
+            guard received == [43, 43] else { exit(1) }
+        }
+    }
+
+    @Test func aRestartLoopWhoseStartsAroundAreAllLiveKeepsRestarting() {
+        var count = 0
+        let cached = ValuePromise(1)
+        let disposable = (restart(cached.get() |> take(1)) |> take(1_000)).start(next: { count += $0 })
+        #expect(count == 1_000)
+        disposable.dispose()
     }
 
     // MARK: Bad input (SPEC §5): a wait that is not a number would never end, silently

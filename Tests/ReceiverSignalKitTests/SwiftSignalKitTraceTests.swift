@@ -141,6 +141,63 @@ final class Logged: Sendable {
         #expect(weakOwner == nil)
     }
 
+    @Test func whileItsDisposableIsDisposedTheSubscriberIsAsItWasThenLetsGoOfEverything() {
+        let log = History<String>()
+        let kept = Atomic<Subscriber<Int, NoError>?>(value: nil)
+        let seen = Atomic<String>(value: "")
+        let signal = Signal<Int, NoError> { subscriber in
+            kept.swap(subscriber)
+            return ActionDisposable {
+                log.record("dispose")
+                seen.swap(kept.with { $0 }?.description ?? "")
+                kept.with { $0 }?.keepAlive(Logged("kept during disposal", log))
+                kept.with { $0 }?.putNext(99)  // dropped: the start is being disposed
+            }
+        }
+        let disposable = signal.start(next: { log.record("next \($0)") }, completed: {})
+        disposable.dispose()
+        #expect(log.recorded == ["dispose", "kept during disposal released"])
+        #expect(
+            seen.with { $0 }
+                == "Subscriber { next: hasValue, error: nil, completed: hasValue, disposable: hasValue, terminated: false }"
+        )
+        #expect(
+            kept.with { $0 }?.description
+                == "Subscriber { next: nil, error: nil, completed: nil, disposable: nil, terminated: true }")
+    }
+
+    @Test func duringItsTerminalHandlerASubscriberNoLongerShowsItsDisposable() {
+        let kept = Atomic<Subscriber<Int, NoError>?>(value: nil)
+        let seen = Atomic<String>(value: "")
+        Signal<Int, NoError> { subscriber in
+            kept.swap(subscriber)
+            return EmptyDisposable
+        }.start(completed: { seen.swap(kept.with { $0 }?.description ?? "") })
+        kept.with { $0 }?.putCompletion()
+        #expect(
+            seen.with { $0 }
+                == "Subscriber { next: nil, error: nil, completed: nil, disposable: nil, terminated: true }")
+    }
+
+    @Test func aReleasedSubscriberWhoseHandleIsGoneLetsGoOfItsDisposableFirst() {
+        let log = History<String>()
+        let pending = Atomic<[Subscriber<Int, TestError>]>(value: [])
+        let signal = Signal<Int, TestError> { subscriber in
+            pending.modify { $0 + [subscriber] }
+            subscriber.keepAlive(Logged("keepAlive", log))
+            return LoggedDisposable(Logged("inner", log))
+        }
+        do {
+            let (next, error, completed) = (Logged("next", log), Logged("error", log), Logged("completed", log))
+            _ = signal.start(next: { _ in _ = next }, error: { _ in _ = error }, completed: { _ = completed })
+        }
+        pending.swap([])
+        #expect(
+            log.recorded == [
+                "inner released", "keepAlive released", "next released", "error released", "completed released",
+            ])
+    }
+
     // MARK: keepAlive owner — kept-alive objects belong to the subscriber
 
     @Test func aGeneratorThatDoesNotKeepItsSubscriberReleasesKeptObjectsBeforeStartReturns() {
@@ -558,4 +615,11 @@ struct LoggedValue: Equatable, Sendable {
     let key: Int
     init(_ logged: Logged, key: Int? = nil) { (self.logged, self.key) = (logged, key ?? Int(logged.name) ?? 0) }
     static func == (a: Self, b: Self) -> Bool { a.key == b.key }
+}
+
+/// A disposable that does nothing but hold a logged object, to show when it is released.
+final class LoggedDisposable: Disposable {
+    let logged: Logged
+    init(_ logged: Logged) { self.logged = logged }
+    func dispose() {}
 }

@@ -12,7 +12,11 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
 // The loop runs inside the generator of the start it serves, so it must stop as soon as that start
 // ends — terminated, or disposed downstream — even though the generator has not returned what
 // stops it yet. So `Restarts` hands itself to its subscriber before its first turn: whatever ends
-// the start disposes the loop, and the loop stops at its next turn.
+// the start disposes the loop, and the loop stops at its next turn. And a start around it that
+// ends while its generator still runs (a `take(3)` downstream, after the third value) cannot reach
+// it before that generator returns — which a source that restarts synchronously would never let
+// happen — so while it is being made the loop also stops once one of the starts being made around
+// it has ended (see StartsBeingMade.swift).
 
 /// Starts a source again each time one of its handlers calls ``request()``, in a loop on the
 /// thread that asked (never recursively), until ``dispose()``.
@@ -45,13 +49,16 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
     {
         let restarts = Restarts(step: step)
         subscriber.core.assign(restarts)
-        restarts.request()
+        restarts.request(unlessEnded: StartsBeingMade.current())
         return restarts
     }
 
     /// Starts the source again, after the start that asked has returned. New starts are made
     /// before the previous one is disposed. Does nothing after `dispose()`.
-    @usableFromInline func request() {
+    ///
+    /// - Parameter around: Starts being made around this loop's first turns (only its first call
+    ///   passes them): once one of them has ended, the loop starts nothing more.
+    @usableFromInline func request(unlessEnded around: [EndingStart] = []) {
         let isLooping = state.withLock { state in
             guard state.step != nil else { return false }
             guard !state.isRunning else {
@@ -78,6 +85,14 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
                 return (state.current, state.isRequested)
             }
             replaced?.dispose()
+            if again, around.contains(where: \.hasEnded) {
+                let step = state.withLock { state in
+                    state.isRunning = false
+                    return state.step.take()
+                }
+                _ = step  // released here, after unlocking: nothing will start again
+                again = false
+            }
         }
     }
 

@@ -48,7 +48,7 @@ public final class Signal<T, E> {
             // source does, or nothing (SwiftSignalKit's lifetime). The core is the handle.
             let subscriber = Subscriber(next: next, error: error, completed: completed)
             let core = subscriber.core
-            core.assign(generator(subscriber))
+            core.assign(StartsBeingMade.making(core) { generator(subscriber) })
             return core
         }
     }

@@ -37,7 +37,13 @@ public final class Subscriber<T, E>: CustomStringConvertible {
 
     /// The start this subscriber feeds: its handlers, its queue, and what it disposes and keeps
     /// alive. It is also the disposable `start` returns, so it does not hold this subscriber.
-    @usableFromInline let core: SubscriberCore<T, E>
+    @inlinable var core: SubscriberCore<T, E> { unsafeDowncast(start, to: SubscriberCore<T, E>.self) }
+
+    /// The core, by its non-generic class, so that `deinit` (which runs unspecialised) can ask
+    /// `isKnownUniquelyReferenced` without looking up the generic core's type metadata. Never
+    /// reassigned: a `var` only for that question, hence `nonisolated(unsafe)` (a `Sendable` class
+    /// may not have a checked mutable property).
+    @usableFromInline nonisolated(unsafe) var start: EndingStart
 
     /// Makes a subscriber that calls the given handlers.
     ///
@@ -51,10 +57,15 @@ public final class Subscriber<T, E>: CustomStringConvertible {
     ///   - error: Called with the error if it terminates with one.
     ///   - completed: Called if it terminates by completing.
     @inlinable public init(next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil) {
-        core = SubscriberCore(next: next, error: error, completed: completed)
+        start = SubscriberCore(next: next, error: error, completed: completed)
     }
 
-    deinit { core.subscriberReleased() }
+    deinit {
+        // When this holds the core's last reference, its handle is gone as well. (Asked first:
+        // calling a method on `start` holds a second reference while its arguments are evaluated.)
+        let isHandleGone = isKnownUniquelyReferenced(&start)
+        start.subscriberReleased(isHandleGone: isHandleGone)
+    }
 
     /// What the subscriber holds, as SwiftSignalKit prints it: each handler and the generator's
     /// disposable as `hasValue` or `nil`, and whether it has terminated.
@@ -135,7 +146,8 @@ extension Subscriber.Event: Sendable where T: Sendable, E: Sendable {}
 /// Its lock is a `StripedLock`: every locked section only moves state in or out; what it takes out
 /// (handlers, values, disposables) is called, disposed or released by the caller after unlocking.
 /// `@unchecked Sendable`: the fields are only reached under that lock.
-@usableFromInline final class SubscriberCore<T, E>: Disposable, CustomStringConvertible, @unchecked Sendable {
+@usableFromInline
+final class SubscriberCore<T, E>: EndingStart, Disposable, CustomStringConvertible, @unchecked Sendable {
     @usableFromInline typealias Event = Subscriber<T, E>.Event
 
     @exclusivity(unchecked) @usableFromInline var next: ((T) -> Void)?
@@ -151,16 +163,11 @@ extension Subscriber.Event: Sendable where T: Sendable, E: Sendable {}
     @exclusivity(unchecked) @usableFromInline var head: UInt32 = 0
     /// A thread is delivering: a `put…` is queued for it.
     @exclusivity(unchecked) @usableFromInline var isDelivering = false
-    /// A terminal event was put, or the start was disposed: nothing more is accepted.
-    @exclusivity(unchecked) @usableFromInline var isTerminated = false
-    /// The start's `dispose()` has run.
-    @exclusivity(unchecked) @usableFromInline var isDisposed = false
+    // `isTerminated` and `isDisposed` are ``EndingStart``'s.
 
     @inlinable init(next: ((T) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?) {
         (self.next, self.error, self.completed) = (next, error, completed)
     }
-
-    @inlinable var lock: StripedLock { StripedLock(for: self) }
 
     /// A handler call to make after unlocking, with the handlers a terminal event took out (the
     /// caller releases them in SwiftSignalKit's order) and what was kept alive.
@@ -197,8 +204,8 @@ extension Subscriber.Event: Sendable where T: Sendable, E: Sendable {}
             if case .next = event { return false }
             return true
         }
-        guard !isTerminated else {
-            if isTerminal { swap(&late, &keptAlive) }  // as in SwiftSignalKit
+        guard !isTerminated, !isDisposed else {
+            if isTerminal, !isDisposed { swap(&late, &keptAlive) }  // as in SwiftSignalKit
             return nil
         }
         isTerminated = isTerminal
@@ -265,7 +272,7 @@ extension Subscriber.Event: Sendable where T: Sendable, E: Sendable {}
     /// has ended already (the generator may terminate before it returns).
     @inlinable func assign(_ disposable: any Disposable) {
         let isRefused = lock.withLock {
-            guard !isTerminated else { return true }
+            guard !isTerminated, !isDisposed else { return true }
             self.disposable = disposable
             return false
         }
@@ -276,37 +283,54 @@ extension Subscriber.Event: Sendable where T: Sendable, E: Sendable {}
         lock.withLock { keptAlive.append(object) }
     }
 
-    /// The subscriber was released by its source: what it kept alive goes, then its handlers.
-    /// What the generator returned stays, for the start's `dispose()`.
+    /// The subscriber was released by its source: what it kept alive goes, then its handlers —
+    /// after what the generator returned, when nothing else holds that (the start's handle is gone
+    /// too, so `dispose()` can never be called): SwiftSignalKit's order. Otherwise what the
+    /// generator returned stays, for the start's `dispose()`.
     ///
     /// (This and `dispose()` run unspecialised: they lock without a closure and copy out instead
     /// of calling generic helpers such as `take()`, which would look up the handlers' type
     /// metadata on every call. Setting a field to `nil` under the lock releases nothing: the copy
     /// holds it until after unlocking.)
-    @usableFromInline func subscriberReleased() {
+    @usableFromInline override func subscriberReleased(isHandleGone: Bool) {
         lock.lock()
+        // While `dispose()` runs (a source may let go of its subscriber as its disposable is
+        // disposed), it releases all of this itself when that returns, as SwiftSignalKit's handle
+        // holds its subscriber meanwhile.
+        guard !isDisposed || isTerminated else { return lock.unlock() }
+        var disposable = isHandleGone ? self.disposable : nil
         var keptAlive = self.keptAlive, next = self.next, error = self.error, completed = self.completed
         (self.keptAlive, self.next, self.error, self.completed) = ([], nil, nil, nil)
+        if isHandleGone { self.disposable = nil }
         lock.unlock()
+        disposable = nil
         keptAlive = []
         next = nil
         error = nil
         completed = nil
-        _ = (keptAlive, next, error, completed)
+        _ = (disposable, keptAlive, next, error, completed)
     }
 
     /// Stops the start: no handler is called after this returns (on this thread), then what the
     /// generator returned is disposed, then the handlers are released, then what was kept alive —
     /// each after unlocking, in SwiftSignalKit's order.
+    ///
+    /// As in SwiftSignalKit, the subscriber holds its handlers, its disposable and what it keeps
+    /// alive until the generator's disposable has been disposed, and is marked terminated only
+    /// then: what that disposal does to the subscriber (a `keepAlive`, a look at `description`)
+    /// sees it as it was, and is let go of with the rest. Only delivery stops first.
     @usableFromInline func dispose() {
         lock.lock()
         guard !isDisposed else { return lock.unlock() }
+        isDisposed = true  // nothing is delivered from now on (a delivering thread drops its queue)
         let disposable = self.disposable
-        var keptAlive = self.keptAlive, next = self.next, error = self.error, completed = self.completed
-        (self.disposable, self.keptAlive, self.next, self.error, self.completed) = (nil, [], nil, nil, nil)
-        (isDisposed, isTerminated) = (true, true)  // a delivering thread drops its queue when it sees this
         lock.unlock()
         disposable?.dispose()
+        lock.lock()
+        var keptAlive = self.keptAlive, next = self.next, error = self.error, completed = self.completed
+        (self.disposable, self.keptAlive, self.next, self.error, self.completed) = (nil, [], nil, nil, nil)
+        isTerminated = true
+        lock.unlock()
         next = nil
         error = nil
         completed = nil
@@ -325,7 +349,11 @@ extension Subscriber.Event: Sendable where T: Sendable, E: Sendable {}
 
     @usableFromInline var subscriberDescription: String {
         lock.lock()
-        let held = [next != nil, error != nil, completed != nil, disposable != nil].map { $0 ? "hasValue" : "nil" }
+        // The generator's disposable is the subscriber's until it terminates (the handle may still
+        // hold it for `dispose()`, as SwiftSignalKit's handle does).
+        let held = [next != nil, error != nil, completed != nil, disposable != nil && !isTerminated].map {
+            $0 ? "hasValue" : "nil"
+        }
         let isTerminated = isTerminated
         lock.unlock()
         return
