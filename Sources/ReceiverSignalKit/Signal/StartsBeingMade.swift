@@ -19,6 +19,11 @@ public import Musl
     @exclusivity(unchecked) @usableFromInline final var isTerminated = false
     /// The start's `dispose()` has begun: nothing more is accepted or delivered.
     @exclusivity(unchecked) @usableFromInline final var isDisposed = false
+    /// ``SubscriberCore``'s: a thread is delivering, and where its queue of events starts. Kept
+    /// here, beside the flags, only so that they share one word: a never-ending start is then one
+    /// 104-byte object (a 112-byte glibc chunk) instead of 109 bytes (128).
+    @exclusivity(unchecked) @usableFromInline final var isDelivering = false
+    @exclusivity(unchecked) @usableFromInline final var head: UInt32 = 0
 
     @inlinable init() {}
 

@@ -160,10 +160,8 @@ final class SubscriberCore<T, E>: EndingStart, Disposable, CustomStringConvertib
     /// slot, so clearing the drained queue releases nothing.
     @exclusivity(unchecked) @usableFromInline var queue: ContiguousArray<Event?> = []
     @exclusivity(unchecked) @usableFromInline var keptAlive: [AnyObject] = []
-    @exclusivity(unchecked) @usableFromInline var head: UInt32 = 0
-    /// A thread is delivering: a `put…` is queued for it.
-    @exclusivity(unchecked) @usableFromInline var isDelivering = false
-    // `isTerminated` and `isDisposed` are ``EndingStart``'s.
+    // `isDelivering` (a thread is delivering: a `put…` is queued for it), `head` (where the queue
+    // starts), `isTerminated` and `isDisposed` are ``EndingStart``'s.
 
     @inlinable init(next: ((T) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?) {
         (self.next, self.error, self.completed) = (next, error, completed)
