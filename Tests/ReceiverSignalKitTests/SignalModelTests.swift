@@ -166,7 +166,8 @@ struct SignalKitExample: CustomTestStringConvertible, Sendable {
     ) {
         self.name = name
         program = SignalModelProgram(
-            generators: generators, promises: promises, valuePromises: valuePromises, pipes: 0, metas: 0, sets: 0,
+            generators: generators, disposalPuts: generators.map { _ in [] }, promises: promises,
+            valuePromises: valuePromises, pipes: 0, metas: 0, sets: 0,
             starts: starts, effects: effects, steps: steps)
         self.expected = expected
     }

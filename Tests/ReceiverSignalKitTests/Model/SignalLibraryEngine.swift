@@ -9,19 +9,29 @@
 import ReceiverSignalKit
 #endif
 
-/// What a driven generator returns: logs `gN.dispose#k` on **every** `dispose()` call (not
-/// idempotent on purpose, so that a second call shows).
+/// What a driven generator returns: on **every** `dispose()` call (not idempotent on purpose, so
+/// that a second call shows), logs `gN.dispose#k` and puts the program's `disposalPuts` into its
+/// subscriber.
 ///
 /// `@unchecked Sendable`: `Disposable` is `Sendable`; the model-based test runs on one thread.
 final class SignalModelLoggingDisposable: Disposable, @unchecked Sendable {
     private weak var context: (any SignalModelContext)?
-    private let generator: Int, start: Int
+    private weak var subscriber: Subscriber<Int, Int>?
+    private let generator: Int, start: Int, puts: [SignalModelPut]
 
-    init(_ context: any SignalModelContext, generator: Int, start: Int) {
-        (self.context, self.generator, self.start) = (context, generator, start)
+    init(
+        _ context: any SignalModelContext, _ subscriber: Subscriber<Int, Int>, generator: Int, start: Int,
+        puts: [SignalModelPut]
+    ) {
+        (self.context, self.subscriber) = (context, subscriber)
+        (self.generator, self.start, self.puts) = (generator, start, puts)
     }
 
-    func dispose() { context?.generatorDisposed(generator, start: start) }
+    func dispose() {
+        context?.generatorDisposed(generator, start: start)
+        guard let subscriber else { return }
+        for event in puts { SignalLibraryEngine.put(event, into: subscriber) }
+    }
 }
 
 final class SignalLibraryEngine: SignalModelEngine {
@@ -87,7 +97,7 @@ final class SignalLibraryEngine: SignalModelEngine {
 
     func disposeSet(_ set: Int) { sets[set].dispose() }
 
-    private static func put(_ event: SignalModelPut, into subscriber: Subscriber<Int, Int>) {
+    static func put(_ event: SignalModelPut, into subscriber: Subscriber<Int, Int>) {
         switch event {
         case .next(let value): subscriber.putNext(value)
         case .error(let error): subscriber.putError(error)
@@ -112,7 +122,8 @@ final class SignalLibraryEngine: SignalModelEngine {
                 let start = context.generatorStarted(generator)
                 subscribers[generator].append(subscriber)
                 for event in program.generators[generator] { Self.put(event, into: subscriber) }
-                return SignalModelLoggingDisposable(context, generator: generator, start: start)
+                return SignalModelLoggingDisposable(
+                    context, subscriber, generator: generator, start: start, puts: program.disposalPuts[generator])
             }
         case .promise(let promise):
             return promises[promise].get() |> castError(Int.self)

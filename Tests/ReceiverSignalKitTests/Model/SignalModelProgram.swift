@@ -114,6 +114,9 @@ struct SignalModelValuePromise: Equatable, Sendable {
 struct SignalModelProgram: Equatable, Sendable {
     /// What each start of `gN` puts while its generator runs.
     var generators: [[SignalModelPut]]
+    /// What each start of `gN` puts into its own subscriber while its disposable is disposed (a
+    /// source that still sends as it is torn down).
+    var disposalPuts: [[SignalModelPut]]
     /// The initial value of each `Promise<Int>`.
     var promises: [Int?]
     var valuePromises: [SignalModelValuePromise]
@@ -190,7 +193,8 @@ extension SignalModelProgram {
     /// most once, so every program ends.
     static func generate<Choices: SignalModelChoices>(_ choices: inout Choices) -> SignalModelProgram {
         var program = SignalModelProgram(
-            generators: [], promises: [], valuePromises: [], pipes: 0, metas: 0, sets: 0, starts: [], effects: [],
+            generators: [], disposalPuts: [], promises: [], valuePromises: [], pipes: 0, metas: 0, sets: 0, starts: [],
+            effects: [],
             steps: [])
         for _ in 0..<(1 + choices.next(3)) {
             let puts: [SignalModelPut] =
@@ -204,6 +208,14 @@ extension SignalModelProgram {
                 default: []
                 }
             program.generators.append(puts)
+            let disposalPuts: [SignalModelPut] =
+                switch choices.next(8) {
+                case 0: [.next(choices.next(8))]
+                case 1: [.completed]
+                case 2: [.next(choices.next(8)), .error(choices.next(4))]
+                default: []
+                }
+            program.disposalPuts.append(disposalPuts)
         }
         for _ in 0..<choices.next(3) {
             program.promises.append(choices.next(2) == 0 ? nil : choices.next(8))
@@ -217,8 +229,19 @@ extension SignalModelProgram {
         program.metas = choices.next(3)
         program.sets = choices.next(3)
         for _ in 0..<(1 + choices.next(16)) {
-            program.steps.append(program.action(&choices, inside: nil))
+            let step = program.action(&choices, inside: nil)
+            program.steps.append(step)
+            // As apps do: a start's disposable kept by an owner's container…
+            guard case .start(let start) = step, choices.next(2) == 0 else { continue }
+            if program.sets > 0, choices.next(3) > 0 {
+                program.steps.append(.addToSet(choices.next(program.sets), start: start))
+            } else if program.metas > 0 {
+                program.steps.append(.setMeta(choices.next(program.metas), start: start))
+            }
         }
+        // … which the owner disposes when it goes.
+        if program.sets > 0, choices.next(2) == 0 { program.steps.append(.disposeSet(choices.next(program.sets))) }
+        if program.metas > 0, choices.next(3) == 0 { program.steps.append(.disposeMeta(choices.next(program.metas))) }
         return program
     }
 
@@ -237,7 +260,7 @@ extension SignalModelProgram {
                 choices.next(2) == 0 ? .generator(choices.next(generators.count)) : operand()
             }
         }
-        switch choices.next(27) {
+        switch choices.next(28) {
         case 0, 1: return .map(choices.next(4), operand())
         case 2: return .filter(choices.next(3), operand())
         case 3: return .distinctUntilChanged(operand())
@@ -251,10 +274,11 @@ extension SignalModelProgram {
         case 13, 14, 21: return .queue(operand(), inners())
         case 15, 16: return .combineLatest((0..<(1 + choices.next(3))).map { _ in operand() })
         case 17: return .reduceLeft(choices.next(4), operand())
-        case 18, 19:
+        case 18, 19, 27:
             // Mostly a driven step, so that values wait for it.
             let step = choices.next(3) == 0 ? operand() : .generator(choices.next(generators.count))
-            return .reduceLeftGenerator(choices.next(4), operand(), step: step)
+            let upstream = choices.next(2) == 0 ? operand() : .generator(choices.next(generators.count))
+            return .reduceLeftGenerator(choices.next(4), upstream, step: step)
         default:
             let kind = SignalModelSideEffect.allCases[choices.next(SignalModelSideEffect.allCases.count)]
             let fx = effects.count
@@ -313,7 +337,7 @@ extension SignalModelProgram {
                 }
             }
         }
-        let kind = choices.next(23)
+        let kind = choices.next(25)
         switch kind {
         case 0..<5:
             let event: SignalModelPut =
@@ -341,9 +365,9 @@ extension SignalModelProgram {
             let meta = choices.next(metas)
             if choices.next(4) == 0 { return .disposeMeta(meta) }
             return .setMeta(meta, start: starts.isEmpty || choices.next(5) == 0 ? nil : choices.next(starts.count))
-        case 20 where sets > 0 && !starts.isEmpty:
+        case 20...22 where sets > 0 && !starts.isEmpty:
             return .addToSet(choices.next(sets), start: choices.next(starts.count))
-        case 21 where sets > 0:
+        case 23 where sets > 0:
             if starts.isEmpty || choices.next(2) == 0 { return .disposeSet(choices.next(sets)) }
             return .removeFromSet(choices.next(sets), start: choices.next(starts.count))
         default:
@@ -358,8 +382,9 @@ extension SignalModelProgram {
         starts[id].signal = signal(&choices)
         var reactions: [SignalModelReaction] = []
         for _ in 0..<choices.next(4) {
-            // Mostly early calls: many starts receive only a few events.
-            let call = choices.next(3) == 0 ? choices.next(4) : choices.next(2)
+            // Mostly early calls: many starts receive only a few events; and often several
+            // actions on one call (puts into the outer and the inner of a flattening, say).
+            let call = choices.next(3) == 0 ? choices.next(4) : choices.next(3) == 0 ? 1 : 0
             reactions.append(SignalModelReaction(call: call, action: action(&choices, inside: id)))
         }
         starts[id].reactions = reactions
@@ -510,7 +535,8 @@ extension SignalModelProgram: CustomStringConvertible {
         where uses({ $0 == .generator(index) }, { if case .put(index, _, _) = $0 { true } else { false } }) {
             lines.append(
                 "g\(index) = Signal { s in log(\"g\(index).subscribe#k\"); "
-                    + puts.map { "s.\($0); " }.joined() + "return Disposable { log(\"g\(index).dispose#k\") } }")
+                    + puts.map { "s.\($0); " }.joined() + "return Disposable { log(\"g\(index).dispose#k\")"
+                    + disposalPuts[index].map { "; s.\($0)" }.joined() + " } }")
         }
         for (index, initial) in promises.enumerated()
         where uses({ $0 == .promise(index) }, { if case .setPromise(index, _) = $0 { true } else { false } }) {

@@ -48,6 +48,8 @@ enum SignalModelFeature: Hashable, CaseIterable {
     case promiseReplaced
     /// A `MetaDisposable` or `DisposableSet` disposed a start.
     case containerDisposed
+    /// A `DisposableSet` disposed several starts (in the order they were added).
+    case setDisposedSeveral
     /// A side effect's function ran an action.
     case effectReacted
 }
@@ -399,6 +401,16 @@ enum SignalModelCheck {
         for generator in program.generators.indices {
             for index in program.generators[generator].indices.reversed() {
                 with { $0.generators[generator].remove(at: index) }
+            }
+            for index in program.disposalPuts[generator].indices.reversed() {
+                with { $0.disposalPuts[generator].remove(at: index) }
+            }
+        }
+        // A start that a start's handler makes, started by the step that made the first one.
+        for index in program.steps.indices {
+            guard case .start(let start) = program.steps[index] else { continue }
+            for reaction in program.starts[start].reactions {
+                if case .start(let inner) = reaction.action { with { $0.steps[index] = .start(inner) } }
             }
         }
         for promise in program.promises.indices where program.promises[promise] != nil {

@@ -51,6 +51,7 @@ final class SignalReferenceModel: SignalModelEngine {
         private var members: [Disposal]? = []
         var isDisposed: Bool { members == nil }
         var isOccupied: Bool { !(members ?? []).isEmpty }
+        var count: Int { members?.count ?? 0 }
 
         func add(_ disposal: Disposal) {
             if members == nil { disposal.dispose() } else { members?.append(disposal) }
@@ -94,20 +95,26 @@ final class SignalReferenceModel: SignalModelEngine {
     }
 
     /// What a driven generator returns: logs `gN.dispose#k`, once (SIGNALKIT.md "Disposed twice":
-    /// keep ours).
+    /// keep ours), then puts the program's `disposalPuts` into its subscriber.
     final class GeneratorDisposal: Disposal {
         private weak var context: (any SignalModelContext)?
-        private let generator: Int, start: Int
+        private weak var subscriber: Subscriber?
+        private let generator: Int, start: Int, puts: [SignalModelPut]
         private var isDisposed = false
 
-        init(_ context: any SignalModelContext, generator: Int, start: Int) {
-            (self.context, self.generator, self.start) = (context, generator, start)
+        init(
+            _ context: any SignalModelContext, _ subscriber: Subscriber, generator: Int, start: Int,
+            puts: [SignalModelPut]
+        ) {
+            (self.context, self.subscriber) = (context, subscriber)
+            (self.generator, self.start, self.puts) = (generator, start, puts)
         }
 
         override func dispose() {
             guard !isDisposed else { return }
             isDisposed = true
             context?.generatorDisposed(generator, start: start)
+            for event in puts { subscriber?.put(event) }
         }
     }
 
@@ -419,6 +426,7 @@ final class SignalReferenceModel: SignalModelEngine {
 
     func disposeSet(_ set: Int) {
         if sets[set].isOccupied { reach(.containerDisposed) }
+        if sets[set].count > 1 { reach(.setDisposedSeveral) }
         sets[set].dispose()
     }
 
@@ -530,7 +538,8 @@ final class SignalReferenceModel: SignalModelEngine {
             let number = context.generatorStarted(generator)
             subscribers[generator].append(subscriber)
             for event in program.generators[generator] { subscriber.put(event) }
-            return GeneratorDisposal(context, generator: generator, start: number)
+            return GeneratorDisposal(
+                context, subscriber, generator: generator, start: number, puts: program.disposalPuts[generator])
         case .take(let count, let upstream):
             // SIGNALKIT.md, take: passes the first `count` values and completes right after the
             // `count`-th; `take(0)` subscribes and completes only when the upstream completes.
