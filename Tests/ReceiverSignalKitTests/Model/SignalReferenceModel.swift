@@ -18,7 +18,14 @@
 // - `switchToLatest` and `mapToSignal` ignore everything a replaced inner sends (its completion
 //   included), start no inner once their start has terminated (M3), and never switch inside the
 //   start of an inner: a value that arrives meanwhile switches once that start has returned;
-// - `SignalModelOptions.swiftSignalKitFlattening` (see there).
+// - the switch `SignalModelOptions.swiftSignalKitFlattening`, where SIGNALKIT.md says "match if
+//   it can be done without nesting" (on: SwiftSignalKit's order, the target).
+//
+// `SignalModelOptions.pendingIssue13` turns two switches off to model the library as it was
+// before issue 13 (at d7259c3): a flattening start's single FIFO, and operators that only
+// reshape events with no subscriber of their own. Those two are written from the library's
+// design as its comments describe it (Signal+Meta.swift, Signal+Mapping.swift), so that the test
+// can tell a pending issue-13 difference from any other.
 //
 // It is slow on purpose (no compaction, linear scans) so that it stays obviously right.
 //
