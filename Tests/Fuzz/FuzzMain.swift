@@ -19,7 +19,6 @@ import Darwin
 private func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
 private let fuzzesTheAdapter = environment("RECEIVER_FUZZ_TARGET") == "signalkit"
-private let isStrict = environment("RECEIVER_SIGNAL_MODEL_STRICT") == "1"
 
 /// libFuzzer's entry point: runs the program these bytes choose; traps on a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -30,9 +29,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         let program = SignalModelProgram.generate(&choices)
         for level in 1...2 {
             if case .differs(let mismatch) = SignalModelCheck.check(
-                program, with: SignalLibraryEngine.self, level: level, strict: isStrict)
+                program, with: SignalLibraryEngine.self, level: level)
             {
-                let shrunk = SignalModelCheck.shrink(mismatch, with: SignalLibraryEngine.self, strict: isStrict)
+                let shrunk = SignalModelCheck.shrink(mismatch, with: SignalLibraryEngine.self)
                 fatalError("The library and the model (SIGNALKIT.md) disagree; shrunk:\n\(shrunk)")
             }
         }

@@ -14,14 +14,14 @@ import Testing
 /// Two levels of detail: 1, the handlers' events (and the side effects' calls and the actions'
 /// returns) in order; 2, also each generator start's `gN.subscribe#k` and `gN.dispose#k`.
 ///
-/// The model is the target: SwiftSignalKit's order of disposals where SIGNALKIT.md says "match"
-/// (issue 13). Until issue 13 lands, the library differs from it in the ways
-/// `SignalModelOptions.pendingIssue13` models; `issue13IsPending` makes such a program count
-/// (printed per cause) instead of fail. Any other difference fails.
+/// The model is the target: SwiftSignalKit's behaviour and order of disposals where SIGNALKIT.md
+/// says "match", and the differences the migration guide lists where it says otherwise (queued,
+/// never nested; nothing after `dispose()`; each disposable disposed once; a flattening start's
+/// switch queued while it handles an event).
 ///
 /// CI runs a fixed set of seeds. More: `RECEIVER_SIGNAL_MODEL_PROGRAMS=200000 swift test -c release
 /// --filter SignalModelTests` (`RECEIVER_SIGNAL_MODEL_SEED=n` starts at seed n, e.g. to reproduce
-/// one; `RECEIVER_SIGNAL_MODEL_STRICT=1` fails on the pending issue-13 differences too).
+/// one).
 @Suite struct SignalModelTests {
     static let environment = ProcessInfo.processInfo.environment
     /// The test runs on one thread, so the thread sanitizer has nothing to find in it: under TSan
@@ -35,26 +35,16 @@ import Testing
     static let programs =
         environment["RECEIVER_SIGNAL_MODEL_PROGRAMS"].flatMap { Int($0) } ?? (underThreadSanitizer ? 1_000 : 10_000)
     static let firstSeed = environment["RECEIVER_SIGNAL_MODEL_SEED"].flatMap { UInt64($0) } ?? 0
-    /// Issue 13 (the disposal order of SIGNALKIT.md's two "Measured …" sections) is being
-    /// implemented. Set this to `false` when it has landed: from then on every difference from
-    /// the target fails.
-    static let issue13IsPending = environment["RECEIVER_SIGNAL_MODEL_STRICT"] != "1"
 
     @Test(arguments: [1, 2]) func theLibraryBehavesAsTheModelSays(level: Int) {
         let start = ContinuousClock.now
-        var pending = Array(repeating: 0, count: SignalModelOptions.pendingIssue13.count)
         for seed in Self.firstSeed..<(Self.firstSeed + UInt64(Self.programs)) {
             let program = SignalModelCheck.program(seed: seed)
-            switch SignalModelCheck.check(
-                program, with: SignalLibraryEngine.self, level: level, strict: !Self.issue13IsPending)
-            {
+            switch SignalModelCheck.check(program, with: SignalLibraryEngine.self, level: level) {
             case .agrees:
                 continue
-            case .pending(let index):
-                pending[index] += 1
             case .differs(let mismatch):
-                let shrunk = SignalModelCheck.shrink(
-                    mismatch, with: SignalLibraryEngine.self, strict: !Self.issue13IsPending)
+                let shrunk = SignalModelCheck.shrink(mismatch, with: SignalLibraryEngine.self)
                 Issue.record(
                     """
                     level \(level), seed \(seed) (RECEIVER_SIGNAL_MODEL_SEED=\(seed) RECEIVER_SIGNAL_MODEL_PROGRAMS=1 \
@@ -64,12 +54,10 @@ import Testing
                 return
             }
         }
-        let causes = zip(SignalModelOptions.pendingIssue13, pending).filter { $1 > 0 }.map { "\($0.cause): \($1)" }
-        if !causes.isEmpty || Self.programs > 10_000 {
+        if Self.programs > 10_000 {
             print(
                 "SignalModelTests level \(level): \(Self.programs) programs from seed \(Self.firstSeed) in "
-                    + "\(ContinuousClock.now - start); differing from the target only by a pending cause: "
-                    + (causes.isEmpty ? "none" : causes.joined(separator: "; ")))
+                    + "\(ContinuousClock.now - start)")
         }
     }
 
@@ -94,13 +82,12 @@ import Testing
     }
 
     @Test func shrinkingKeepsADifference() {
-        // Shrinking against a model that differs on purpose (today's flattening order as "the
+        // Shrinking against a model that differs on purpose (the library before issue 13 as "the
         // library") ends at a small program that still differs.
         final class TodaysFlattening: SignalModelEngine {
             let model: SignalReferenceModel
             init(_ program: SignalModelProgram, options: SignalModelOptions, context: any SignalModelContext) {
-                model = SignalReferenceModel(
-                    program, options: SignalModelOptions.pendingIssue13[0].options, context: context)
+                model = SignalReferenceModel(program, options: .beforeIssue13, context: context)
             }
             func start(
                 _ signal: SignalModelSignal, next: @escaping (Int) -> Void, error: @escaping (Int) -> Void,
@@ -125,7 +112,7 @@ import Testing
             SignalModelCheck.compare(SignalModelCheck.program(seed: seed), with: TodaysFlattening.self, level: 2)
         }.first
         guard let found else { return #expect(Bool(false), "no program tells the two flattening orders apart") }
-        let shrunk = SignalModelCheck.shrink(found, with: TodaysFlattening.self, strict: true)
+        let shrunk = SignalModelCheck.shrink(found, with: TodaysFlattening.self)
         #expect(SignalModelCheck.compare(shrunk.program, with: TodaysFlattening.self, level: 2) != nil)
         #expect(shrunk.expected.count <= 16 && shrunk.expected.count < found.expected.count, "\(shrunk)")
         #expect(
@@ -143,11 +130,7 @@ import Testing
 
     @Test(arguments: SignalKitExample.all) func libraryFollowsSignalKitMd(_ example: SignalKitExample) {
         let log = SignalModelRun<SignalLibraryEngine>(example.program).log
-        if !example.isPendingIssue13 || !Self.issue13IsPending {
-            #expect(log.map(\.description) == example.expected, "\(example.name)")
-        } else {
-            print("\(example.name): \(log.map(\.description) == example.expected ? "follows" : "does not follow yet")")
-        }
+        #expect(log.map(\.description) == example.expected, "\(example.name)")
     }
 }
 
@@ -165,8 +148,6 @@ struct SignalKitExample: CustomTestStringConvertible, Sendable {
     let name: String
     let program: SignalModelProgram
     let expected: [String]
-    /// The library at d7259c3 does not follow this trace yet: one of issue 13's pending causes.
-    let isPendingIssue13: Bool
 
     var testDescription: String { name }
 
@@ -174,9 +155,9 @@ struct SignalKitExample: CustomTestStringConvertible, Sendable {
         _ name: String, generators: [[SignalModelPut]] = [[]], promises: [Int?] = [],
         valuePromises: [SignalModelValuePromise] = [], effects: [[SignalModelReaction]] = [],
         starts: [SignalModelStart], steps: [SignalModelAction], disposalPuts: [[SignalModelPut]]? = nil,
-        expected: [String], pendingIssue13: Bool = false
+        expected: [String]
     ) {
-        (self.name, isPendingIssue13) = (name, pendingIssue13)
+        self.name = name
         program = SignalModelProgram(
             generators: generators, disposalPuts: disposalPuts ?? generators.map { _ in [] }, promises: promises,
             valuePromises: valuePromises, pipes: 0, metas: 0, sets: 0,
@@ -249,7 +230,7 @@ struct SignalKitExample: CustomTestStringConvertible, Sendable {
             expected: [
                 "g0.subscribe#1", "start s0 returned", "s0 next 1", "g0#1.putNext(1) returned", "s0 completed",
                 "g0.dispose#1", "fx0.afterCompleted", "g0#1.putCompletion() returned",
-            ], pendingIssue13: true),
+            ]),
         SignalKitExample(
             "Suite, synchronous inners of queue: each value before its inner's disposal",
             // o = g0 sends a, s2, s3; a = g1 completes later; s2, s3 are synchronous.
@@ -260,7 +241,7 @@ struct SignalKitExample: CustomTestStringConvertible, Sendable {
                 "g0.subscribe#1", "g1.subscribe#1", "start s0 returned", "g2.subscribe#1", "s0 next 2", "g2.dispose#1",
                 "g1.dispose#1", "g3.subscribe#1", "s0 next 3", "g3.dispose#1", "g1#1.putCompletion() returned",
                 "s0 completed", "g0.dispose#1", "g0#1.putCompletion() returned",
-            ], pendingIssue13: true),
+            ]),
         SignalKitExample(
             "Suite, synchronous inners of switchToLatest: s1's value, s1 disposed, then s2",
             generators: [[.next(0), .next(1)], [.next(1), .completed], [.next(2), .completed]],
@@ -269,7 +250,7 @@ struct SignalKitExample: CustomTestStringConvertible, Sendable {
             expected: [
                 "g0.subscribe#1", "g1.subscribe#1", "s0 next 1", "g1.dispose#1", "g2.subscribe#1", "s0 next 2",
                 "g2.dispose#1", "start s0 returned",
-            ], pendingIssue13: true),
+            ]),
         SignalKitExample(
             "Suite: take(1) ends a switchToLatest whose inner still starts: outer disposed, then the inner",
             generators: [[], [.next(1)]],
@@ -278,7 +259,7 @@ struct SignalKitExample: CustomTestStringConvertible, Sendable {
             expected: [
                 "g0.subscribe#1", "start s0 returned", "g1.subscribe#1", "s0 next 1", "s0 completed", "g0.dispose#1",
                 "g1.dispose#1", "g0#1.putNext(0) returned",
-            ], pendingIssue13: true),
+            ]),
         SignalKitExample(
             "M4: a synchronous failure of the outer: error, outer disposed, then the inner",
             generators: [[.next(3), .error(1)], []],
@@ -286,7 +267,7 @@ struct SignalKitExample: CustomTestStringConvertible, Sendable {
             steps: [.start(0)],
             expected: [
                 "g0.subscribe#1", "g1.subscribe#1", "s0 error 1", "g0.dispose#1", "g1.dispose#1", "start s0 returned",
-            ], pendingIssue13: true),
+            ]),
         SignalKitExample(
             "M3 (keep ours): no inner is started after the result failed",
             generators: [[.next(2), .next(1)]],
@@ -300,7 +281,7 @@ struct SignalKitExample: CustomTestStringConvertible, Sendable {
             expected: [
                 "g0.subscribe#1", "start s0 returned", "s0 next 1", "g0.dispose#1", "s0.dispose() returned",
                 "g0#1.putCompletion() returned",
-            ], pendingIssue13: true),
+            ]),
         SignalKitExample(
             "D2 (fix): beforeCompleted's function does not run after take(1) has ended the start",
             effects: [[]],
@@ -309,7 +290,7 @@ struct SignalKitExample: CustomTestStringConvertible, Sendable {
             expected: [
                 "g0.subscribe#1", "start s0 returned", "s0 next 1", "s0 completed", "g0.dispose#1",
                 "g0#1.putCompletion() returned",
-            ], pendingIssue13: true),
+            ]),
         SignalKitExample(
             "R2 (fix): then does not start its next signal after the start is disposed",
             generators: [[], []],
@@ -318,7 +299,7 @@ struct SignalKitExample: CustomTestStringConvertible, Sendable {
             expected: [
                 "g0.subscribe#1", "start s0 returned", "s0 next 1", "g0.dispose#1", "s0.dispose() returned",
                 "g0#1.putCompletion() returned",
-            ], pendingIssue13: true),
+            ]),
         SignalKitExample(
             "DD (keep ours): p.set(gen |> take(1)): the generator is disposed once",
             promises: [nil],

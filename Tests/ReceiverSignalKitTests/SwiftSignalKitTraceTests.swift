@@ -527,6 +527,15 @@ final class Logged: Sendable {
         #expect(log.recorded == ["gen.subscribe#1", "gen.dispose#1"])
     }
 
+    @Test func beforeNextsFunctionDisposingTheStartStopsTheValue() {
+        let log = History<String>()
+        let gen = Source<Int>("gen", log)
+        let start = MetaDisposable()
+        start.set((gen.signal |> beforeNext { _ in start.dispose() }).start(next: { log.record("next \($0)") }))
+        gen.emit(1)
+        #expect(log.recorded == ["gen.subscribe#1", "gen.dispose#1"])
+    }
+
     // MARK: D2 — no work after a start ended downstream
 
     @Test func beforeCompletedDoesNotRunOnceTheStartEndedDownstream() {

@@ -1,12 +1,12 @@
 // SwiftSignalKit's Signal_SideEffects.swift: run code at points of a start without changing what
-// it sends. `beforeNext`, `afterNext` and `beforeStarted` only reshape a start (see
-// Signal+Mapping.swift for how those are built). The others have a subscriber of their own per
-// start, as in SwiftSignalKit, because when their function runs relative to the start's end is
-// observable: `beforeCompleted`'s runs only while the start is live, `afterCompleted`'s after the
-// downstream's completion has disposed the upstream, and `afterDisposed` and `withState` act when
-// the start is torn down.
+// it sends. `afterNext` and `beforeStarted` only reshape a start (see Signal+Mapping.swift for how
+// those are built): nothing of theirs follows their function. The others have a subscriber of
+// their own per start, as in SwiftSignalKit, because when their function runs relative to the
+// start's end is observable: once `beforeNext`'s or `beforeCompleted`'s function has disposed the
+// start, nothing follows it; `afterCompleted`'s runs after the downstream's completion has
+// disposed the upstream; and `afterDisposed` and `withState` act when the start is torn down.
 
-/// Calls `f` with each value just before passing it on.
+/// Calls `f` with each value just before passing it on (not passed on if `f` disposed the start).
 ///
 /// ```swift
 /// search |> beforeNext { print("got \($0)") }
@@ -16,13 +16,13 @@
 /// - Returns: A function from a signal to the same signal.
 @inlinable public func beforeNext<T, E, R>(_ f: @escaping (T) -> R) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
-        Signal(start: { next, error, completed in
+        Signal { subscriber in
             signal.run(
                 { value in
                     _ = f(value)
-                    next?(value)
-                }, error, completed)
-        })
+                    subscriber.putNext(value)  // dropped if `f` disposed the start
+                }, { subscriber.putError($0) }, { subscriber.putCompletion() })
+        }
     }
 }
 

@@ -75,19 +75,33 @@ protocol SignalModelEngine: AnyObject {
     func disposeSet(_ set: Int)
 }
 
+/// How the reference model runs `switchToLatest`, `mapToSignal` and `queue`.
+enum SignalModelFlattening: Equatable {
+    /// The library's (the target), as the migration guide states it: every event of a flattening
+    /// start — the outer's values and end, each inner's events — goes through one FIFO, handled
+    /// one at a time, so an outer value that arrives while the start is handling an event (from
+    /// inside the downstream's handler, say) switches once that event has been handled. Except
+    /// that what an inner sends while the start is starting it is handled at once (its value
+    /// before its disposal, SwiftSignalKit's order), and its completion starts the next waiting
+    /// inner once its start has returned; a finished inner is disposed when the next one has
+    /// started; a start that ends while it is being made is torn down when it returns.
+    case library
+    /// SwiftSignalKit's: an outer value switches at once, even from inside a handler of the
+    /// downstream (only deliveries to the downstream are queued behind it). The library differs
+    /// here on purpose, and lists it; kept to measure how often programs tell the two apart.
+    case swiftSignalKit
+    /// The library before issue 13 (at d7259c3): everything through the FIFO, an inner's
+    /// synchronous events included, so they arrive after that inner's own disposal.
+    case beforeIssue13
+}
+
 /// The reference model's switches (the library ignores them). Each names what it changes; the
-/// default is the target: SIGNALKIT.md's behaviour and decisions (issue 13).
+/// default is the target: SIGNALKIT.md's behaviour and decisions, and the migration guide's
+/// listed differences.
 struct SignalModelOptions: Equatable {
     /// SIGNALKIT.md "Synchronous inners: value after disposal", M1-queue, M4 (decision: match
-    /// SwiftSignalKit if it can be done without nesting deliveries, else list it): `true` runs
-    /// `switchToLatest`/`mapToSignal`/`queue` as SwiftSignalKit does — an inner is started as
-    /// soon as its outer value arrives, its synchronous values reach the downstream while it
-    /// starts (queued only behind a handler of the downstream that is running), and a replaced or
-    /// finished inner is disposed when the next one has started. `false`: every event of a
-    /// flattening start (the outer's values and end, each inner's events) goes through one FIFO,
-    /// handled one at a time — the library's design at d7259c3 — so an inner's synchronous value
-    /// arrives after its start has returned, and the inner it replaced has been disposed.
-    var swiftSignalKitFlattening = true
+    /// SwiftSignalKit if it can be done without nesting deliveries, else list it).
+    var flattening = SignalModelFlattening.library
 
     /// SIGNALKIT.md R1, R2, D2 ("fix": nothing after a start is disposed or has ended) and
     /// "afterCompleted order" / D3 ("match": its function after the upstream's disposal): `true`
@@ -103,22 +117,9 @@ struct SignalModelOptions: Equatable {
     /// The target (the default).
     static let target = SignalModelOptions()
 
-    /// The issue-13 causes the library at d7259c3 has not changed yet, each as the options that
-    /// model the library's behaviour instead of the target's; and both together.
-    static let pendingIssue13: [(cause: String, options: SignalModelOptions)] = [
-        (
-            "issue 13: synchronous inners, M1-queue, M4 (flattening order)",
-            SignalModelOptions(swiftSignalKitFlattening: false, stagesHaveSubscribers: true)
-        ),
-        (
-            "issue 13: R1, R2, D2, afterCompleted/D3 (stages without a subscriber)",
-            SignalModelOptions(swiftSignalKitFlattening: true, stagesHaveSubscribers: false)
-        ),
-        (
-            "issue 13: both of the above",
-            SignalModelOptions(swiftSignalKitFlattening: false, stagesHaveSubscribers: false)
-        ),
-    ]
+    /// The library as it was before issue 13 (d7259c3): a model that differs from the target on
+    /// purpose, for testing the harness.
+    static let beforeIssue13 = SignalModelOptions(flattening: .beforeIssue13, stagesHaveSubscribers: false)
 }
 
 /// One line of a log.
@@ -325,26 +326,14 @@ enum SignalModelCheck {
     /// What comparing a program gives.
     enum Outcome {
         case agrees
-        /// The library differs from the target only as `SignalModelOptions.pendingIssue13[index]`
-        /// models: an issue-13 cause not changed yet.
-        case pending(index: Int)
-        /// A difference nothing explains (against the target).
         case differs(SignalModelMismatch)
     }
 
-    /// Compares `program` at `level` with the target; unless `strict`, a difference that one of
-    /// the pending issue-13 causes explains is `.pending`.
+    /// Compares `program` at `level` with the target.
     static func check<Library: SignalModelEngine>(
-        _ program: SignalModelProgram, with library: Library.Type, level: Int, strict: Bool
+        _ program: SignalModelProgram, with library: Library.Type, level: Int
     ) -> Outcome {
-        guard let mismatch = compare(program, with: library, level: level) else { return .agrees }
-        guard !strict else { return .differs(mismatch) }
-        let expected = log(program, on: library, level: level)
-        for (index, pending) in SignalModelOptions.pendingIssue13.enumerated()
-        where log(program, on: SignalReferenceModel.self, level: level, options: pending.options) == expected {
-            return .pending(index: index)
-        }
-        return .differs(mismatch)
+        compare(program, with: library, level: level).map { .differs($0) } ?? .agrees
     }
 
     /// The program `seed` generates.
@@ -353,16 +342,16 @@ enum SignalModelCheck {
         return SignalModelProgram.generate(&choices)
     }
 
-    /// Greedily simplifies the program while it still `differs` (as `check` says, with `strict`).
+    /// Greedily simplifies the program while it still `differs` (as `check` says).
     static func shrink<Library: SignalModelEngine>(
-        _ mismatch: SignalModelMismatch, with library: Library.Type, strict: Bool
+        _ mismatch: SignalModelMismatch, with library: Library.Type
     ) -> SignalModelMismatch {
         var best = mismatch
         var improved = true
         while improved {
             improved = false
             for candidate in simpler(best.program) {
-                if case .differs(let smaller) = check(candidate, with: library, level: best.level, strict: strict) {
+                if case .differs(let smaller) = check(candidate, with: library, level: best.level) {
                     best = smaller
                     improved = true
                     break

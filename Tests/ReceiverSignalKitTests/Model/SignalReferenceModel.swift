@@ -18,14 +18,15 @@
 // - `switchToLatest` and `mapToSignal` ignore everything a replaced inner sends (its completion
 //   included), start no inner once their start has terminated (M3), and never switch inside the
 //   start of an inner: a value that arrives meanwhile switches once that start has returned;
-// - the switch `SignalModelOptions.swiftSignalKitFlattening`, where SIGNALKIT.md says "match if
-//   it can be done without nesting" (on: SwiftSignalKit's order, the target).
+// - `SignalModelOptions.flattening`, where SIGNALKIT.md says "match if it can be done without
+//   nesting": the target is the library's listed decision (`.library`: one FIFO per start, the
+//   switch queued while the start handles an event, an inner's own synchronous events handled at
+//   once); `.swiftSignalKit` is SwiftSignalKit's nested switch, kept for comparison.
 //
-// `SignalModelOptions.pendingIssue13` turns two switches off to model the library as it was
-// before issue 13 (at d7259c3): a flattening start's single FIFO, and operators that only
-// reshape events with no subscriber of their own. Those two are written from the library's
-// design as its comments describe it (Signal+Meta.swift, Signal+Mapping.swift), so that the test
-// can tell a pending issue-13 difference from any other.
+// `SignalModelOptions.beforeIssue13` models the library as it was before issue 13 (at d7259c3):
+// a flattening start's single FIFO, and operators that only reshape events with no subscriber of
+// their own (written from the library's design as its comments described it then); the harness's
+// own test uses it as a model that differs on purpose.
 //
 // It is slow on purpose (no compaction, linear scans) so that it stays obviously right.
 //
@@ -821,8 +822,10 @@ final class SignalReferenceModel: SignalModelEngine {
     private func flatten(
         _ upstream: SignalModelSignal, _ inners: [SignalModelSignal], queueing: Bool, into subscriber: Subscriber
     ) -> Disposal {
-        guard options.swiftSignalKitFlattening else {
-            return QueuedFlattening.start(self, upstream, inners, queueing: queueing, into: subscriber)
+        guard options.flattening == .swiftSignalKit else {
+            return QueuedFlattening.start(
+                self, upstream, inners, queueing: queueing, synchronousWindow: options.flattening == .library,
+                into: subscriber)
         }
         let state = Flattening(self, inners: inners, queueing: queueing, subscriber: subscriber)
         // The outer, mapped to signals by a stage of its own (`mapToSignal`'s, or the `map` before
@@ -833,7 +836,8 @@ final class SignalReferenceModel: SignalModelEngine {
         return state
     }
 
-    /// `SignalModelOptions.swiftSignalKitFlattening == false`: one FIFO of events per start.
+    /// `SignalModelFlattening.library` (with `synchronousWindow`) and `.beforeIssue13`
+    /// (without): one FIFO of events per start.
     final class QueuedFlattening: Disposal {
         enum Event {
             case signal(Int)
@@ -848,23 +852,36 @@ final class SignalReferenceModel: SignalModelEngine {
         private let subscriber: Subscriber
         private let inners: [SignalModelSignal]
         private let isQueueing: Bool
+        /// What an inner sends while it is being started is handled at once (`.library`).
+        private let hasSynchronousWindow: Bool
         private var generation = 0
         private var isInnerRunning = false, isOuterCompleted = false
         private var waiting: [Int] = []
         private var events: [Event] = []
         private var isHandling = false
         private var isDisposed = false
+        /// The downstream has had its terminal event: nothing more is handled.
+        private var isEnded = false
+        /// The start is being made (`start` has not returned); it ended meanwhile.
+        private var isStarting = true, hasEndedWhileStarting = false
+        /// The inner being started, and whether it completed meanwhile.
+        private var window: Int?, hasCompletedInWindow = false
         private var outer: Disposal?, inner: Disposal?
 
-        init(_ model: SignalReferenceModel, inners: [SignalModelSignal], queueing: Bool, subscriber: Subscriber) {
+        init(
+            _ model: SignalReferenceModel, inners: [SignalModelSignal], queueing: Bool, synchronousWindow: Bool,
+            subscriber: Subscriber
+        ) {
             (self.model, self.inners, isQueueing, self.subscriber) = (model, inners, queueing, subscriber)
+            hasSynchronousWindow = synchronousWindow
         }
 
         static func start(
             _ model: SignalReferenceModel, _ upstream: SignalModelSignal, _ inners: [SignalModelSignal],
-            queueing: Bool, into subscriber: Subscriber
+            queueing: Bool, synchronousWindow: Bool, into subscriber: Subscriber
         ) -> Disposal {
-            let state = QueuedFlattening(model, inners: inners, queueing: queueing, subscriber: subscriber)
+            let state = QueuedFlattening(
+                model, inners: inners, queueing: queueing, synchronousWindow: synchronousWindow, subscriber: subscriber)
             let outer = model.stage(
                 (
                     { state.receive(.signal($0)) }, { state.receive(.outerFailed($0)) },
@@ -872,6 +889,8 @@ final class SignalReferenceModel: SignalModelEngine {
                 )
             ) { model.start(upstream, $0) }
             if state.isDisposed { outer.dispose() } else { state.outer = outer }
+            state.isStarting = false
+            if state.hasEndedWhileStarting { state.dispose() }
             return state
         }
 
@@ -886,6 +905,7 @@ final class SignalReferenceModel: SignalModelEngine {
         }
 
         private func handle(_ event: Event) {
+            guard !isEnded else { return }
             switch event {
             case .signal(let value):
                 guard !isQueueing || !isInnerRunning else {
@@ -899,14 +919,8 @@ final class SignalReferenceModel: SignalModelEngine {
             case .innerFailed(let from, let failure):
                 if from == generation { fail(failure) }
             case .innerCompleted(let from):
-                guard from == generation else { return }
-                isInnerRunning = false
-                inner = nil
-                if !waiting.isEmpty {
-                    run(waiting.removeFirst())
-                } else if isOuterCompleted {
-                    end { $0.put(.completed) }
-                }
+                guard from == generation, let following = innerCompleted() else { return }
+                run(following)
             case .outerFailed(let failure):
                 fail(failure)
             case .outerCompleted:
@@ -915,29 +929,67 @@ final class SignalReferenceModel: SignalModelEngine {
             }
         }
 
-        /// Starts the inner for `value`, then disposes the inner it replaces.
+        /// Starts the inner for `value`, then disposes the inner it replaces; with the window, an
+        /// inner that completed while it started is followed by the next waiting one, in a loop.
         private func run(_ value: Int) {
-            generation += 1
-            isInnerRunning = true
-            let generation = generation
-            let started = model.start(
-                SignalModelFunctions.pick(inners, value),
-                (
-                    { [unowned self] in receive(.next(generation, $0)) },
-                    { [unowned self] in receive(.innerFailed(generation, $0)) },
-                    { [unowned self] in receive(.innerCompleted(generation)) }
-                ))
-            if isDisposed { return started.dispose() }
-            let replaced = inner
-            inner = started
-            replaced?.dispose()
+            var following: Int? = value
+            while let value = following, !isEnded {
+                following = nil
+                generation += 1
+                isInnerRunning = true
+                let generation = generation
+                if hasSynchronousWindow { (window, hasCompletedInWindow) = (generation, false) }
+                let started = model.start(
+                    SignalModelFunctions.pick(inners, value),
+                    (
+                        { [unowned self] value in
+                            guard isInWindow(generation) else { return receive(.next(generation, value)) }
+                            if !isEnded { subscriber.put(.next(value)) }
+                        },
+                        { [unowned self] failure in
+                            guard isInWindow(generation) else { return receive(.innerFailed(generation, failure)) }
+                            fail(failure)
+                        },
+                        { [unowned self] in
+                            guard isInWindow(generation) else { return receive(.innerCompleted(generation)) }
+                            hasCompletedInWindow = true
+                        }
+                    ))
+                window = nil
+                if isDisposed { return started.dispose() }
+                let replaced = inner
+                inner = started
+                replaced?.dispose()
+                if hasSynchronousWindow {
+                    if hasCompletedInWindow { following = innerCompleted() }
+                } else {
+                    return
+                }
+            }
+        }
+
+        private func isInWindow(_ generation: Int) -> Bool { window == generation && !isDisposed }
+
+        /// The current inner completed: the next waiting one to run, if any; otherwise the start
+        /// completes if the outer has. (Before issue 13 the finished inner was let go here; now
+        /// it stays until the next one replaces it, or the end.)
+        private func innerCompleted() -> Int? {
+            isInnerRunning = false
+            if !hasSynchronousWindow { inner = nil }
+            if !waiting.isEmpty { return waiting.removeFirst() }
+            if isOuterCompleted { end { $0.put(.completed) } }
+            return nil
         }
 
         private func fail(_ failure: Int) { end { $0.put(.error(failure)) } }
 
+        /// The downstream's terminal event, then the teardown — once the start has been made, if
+        /// it is still being made (with the window; before issue 13, at once).
         private func end(_ terminate: (Subscriber) -> Void) {
+            guard !isEnded else { return }
+            isEnded = true
             terminate(subscriber)
-            dispose()
+            if hasSynchronousWindow, isStarting { hasEndedWhileStarting = true } else { dispose() }
         }
 
         /// Stops handling events, then disposes the current inner, then the outer.
