@@ -7,7 +7,9 @@
 #       program that uses the operators, async and the adapter (promises, |>, disposables);
 #   (c) that same file compiled as a module named SwiftSignalKit, and a client of it in SwiftSignalKit
 #       style (Swift 5 mode, Foundation, `SwiftSignalKit.Timer`, `SwiftSignalKit.filter`): the way to
-#       vendor the library in place of Telegram's SwiftSignalKit.
+#       vendor the library in place of Telegram's SwiftSignalKit;
+#   (d) that same file compiled with -O and a program of misuse cases: each must stop with its
+#       message in an optimised build too (SPEC §5; `precondition` prints nothing under -O).
 #
 # Each is compiled in the Swift 6 language mode with warnings as errors and the package's
 # upcoming features, then run; its output must match .ci/vendor/<name>-expected.txt exactly.
@@ -76,5 +78,33 @@ if ! diff -u .ci/vendor/swiftsignalkit-expected.txt "$dir/output.txt"; then
     exit 1
 fi
 cat "$dir/output.txt"
+
+echo "=== (d) misuse stops with its message in an optimised build"
+dir="$work/misuse"
+mkdir -p "$dir"
+cp .ci/vendor/misuse-main.swift "$dir/main.swift"
+"$SWIFTC" "${FLAGS[@]}" -O "$all" "$dir/main.swift" -o "$dir/misuse"
+# case|text the message must hold
+while IFS='|' read -r name text; do
+    # Run by a shell of its own, whose report of the signal goes to err.txt as well.
+    if sh -c '"$0" "$1"' "$dir/misuse" "$name" >"$dir/out.txt" 2>"$dir/err.txt"; then
+        echo "FAIL: misuse '$name' did not stop the program (-O)" >&2
+        exit 1
+    fi
+    if ! grep -qF "$text" "$dir/err.txt"; then
+        echo "FAIL: misuse '$name' stopped without its message (-O); standard error:" >&2
+        head -5 "$dir/err.txt" >&2
+        exit 1
+    fi
+    echo "misuse $name: stops with \"$text\""
+done <<'CASES'
+warm|Receiver.Strategy.warm(upTo:) needs a count of 0 or more, got -1
+skip|Receiver.skip(count:) needs a count of 0 or more, got -2
+take|Receiver.take(count:) needs a count of 0 or more, got -3
+signal-skip|skip(_:) needs a count of 0 or more, got -4
+thread-pool|ThreadPool(threadCount:threadPriority:) needs at least one thread, got 0
+timer|needs a timeout that is a number, got nan
+delay|got nan
+CASES
 
 echo "vendor-check: ok"

@@ -65,7 +65,7 @@ extension Receiver {
     /// - Returns: A receiver of the waves after the first `count`.
     /// - Precondition: `count` is 0 or more.
     @inlinable public func skip(count: Int) -> Receiver<Wave> {
-        precondition(count >= 0, "Receiver.skip(count:) needs a count of 0 or more, got \(count)")
+        guard count >= 0 else { fatalError("Receiver.skip(count:) needs a count of 0 or more, got \(count)") }
         return Receiver { handler in
             var remaining = count
             return self.listen { wave in
@@ -90,7 +90,7 @@ extension Receiver {
     /// - Returns: A receiver of at most `count` waves per listener.
     /// - Precondition: `count` is 0 or more.
     @inlinable public func take(count: Int) -> Receiver<Wave> {
-        precondition(count >= 0, "Receiver.take(count:) needs a count of 0 or more, got \(count)")
+        guard count >= 0 else { fatalError("Receiver.take(count:) needs a count of 0 or more, got \(count)") }
         return Receiver { handler in
             // The upstream disposable arrives only after `listen` returns, but the count may run
             // out during the replay inside it, or on another thread: hand it over under a lock.

@@ -172,7 +172,7 @@ public final class Receiver<Wave> {
             case .warm(let count): count
             case .cold: Int.max
             }
-        precondition(limit >= 0, "Receiver.Strategy.warm(upTo:) needs a count of 0 or more, got \(limit)")
+        guard limit >= 0 else { fatalError("Receiver.Strategy.warm(upTo:) needs a count of 0 or more, got \(limit)") }
         let receiver = Receiver(limit: limit)
         return (Transmitter(receiver: receiver), receiver)
     }

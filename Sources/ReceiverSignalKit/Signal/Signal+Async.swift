@@ -108,7 +108,7 @@ extension Signal where E == NoError {
     /// ```
     ///
     /// Differences from SwiftSignalKit, which never resumes in either case: a signal that
-    /// completes without a value is a precondition failure that says so (use ``first()`` to get
+    /// completes without a value stops the program with a message that says so (use ``first()`` to get
     /// `nil` instead), and cancelling the task does not stop the wait, since there is no value to
     /// return (use `first()` to be cancellable).
     ///
@@ -132,10 +132,11 @@ extension Signal where E == NoError {
                     },
                     completed: {
                         let hasValue = resumed.withLock { $0 }
-                        precondition(
-                            hasValue,
-                            "Signal.get() needs a value, but the signal completed without one; first() returns nil instead"
-                        )
+                        guard hasValue else {
+                            fatalError(
+                                "Signal.get() needs a value, but the signal completed without one; first() returns nil instead"
+                            )
+                        }
                     }
                 ))
         }.value

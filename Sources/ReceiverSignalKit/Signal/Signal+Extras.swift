@@ -13,7 +13,7 @@
 /// - Precondition: `count` is 0 or more (as the core's `skip(count:)`; SwiftSignalKit has no
 ///   `skip`).
 @inlinable public func skip<T, E>(_ count: Int) -> (Signal<T, E>) -> Signal<T, E> {
-    precondition(count >= 0, "skip(_:) needs a count of 0 or more, got \(count)")
+    guard count >= 0 else { fatalError("skip(_:) needs a count of 0 or more, got \(count)") }
     return { signal in
         Signal(start: { next, error, completed in
             // This start's count, touched only by its `next` handler (calls never overlap).
