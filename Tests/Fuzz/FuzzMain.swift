@@ -5,9 +5,8 @@
 // sources, both models and this file into one module; the environment variable
 // `RECEIVER_FUZZ_TARGET` chooses the test:
 // - `core` (the default): the core's delivery contract (Tests/ReceiverTests/Model, SPEC §1–2);
-// - `signalkit`: the adapter (Tests/ReceiverSignalKitTests/Model, SIGNALKIT.md), at both levels
-//   of detail, counting the pending issue-13 differences as the test does (`issue13IsPending`;
-//   `RECEIVER_SIGNAL_MODEL_STRICT=1` makes them findings too).
+// - `signalkit`: the adapter (Tests/ReceiverSignalKitTests/Model, SIGNALKIT.md), at both levels of
+//   detail.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
