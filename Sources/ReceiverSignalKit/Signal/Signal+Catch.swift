@@ -58,7 +58,7 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
     ///
     /// - Parameter around: Starts being made around this loop's first turns (only its first call
     ///   passes them): once one of them has ended, the loop starts nothing more.
-    @usableFromInline func request(unlessEnded around: [EndingStart] = []) {
+    @usableFromInline func request(unlessEnded around: [AnySubscriberCore] = []) {
         let isLooping = state.withLock { state in
             guard state.step != nil else { return false }
             guard !state.isRunning else {

@@ -6,41 +6,6 @@ public import Glibc
 public import Musl
 #endif
 
-/// What every start made with a generator knows whether or not it is generic: whether it has
-/// ended — terminated, or disposed. ``SubscriberCore`` is one. Not generic, and a class rather
-/// than a protocol, so that noting a start in ``StartsBeingMade`` and asking it look up no type
-/// metadata or witness table (measured: a protocol existential of the generic core cost about
-/// 800 instructions per start).
-///
-/// Its flags are only touched under the start's lock (a `StripedLock` for the object).
-@usableFromInline class EndingStart: @unchecked Sendable {
-    /// A terminal event was put, or the start's disposal has finished (SwiftSignalKit's
-    /// `terminated`): nothing more is accepted.
-    @exclusivity(unchecked) @usableFromInline final var isTerminated = false
-    /// The start's `dispose()` has begun: nothing more is accepted or delivered.
-    @exclusivity(unchecked) @usableFromInline final var isDisposed = false
-    /// ``SubscriberCore``'s: a thread is delivering, and where its queue of events starts. Kept
-    /// here, beside the flags, only so that they share one word: a never-ending start is then one
-    /// 104-byte object (a 112-byte glibc chunk) instead of 109 bytes (128).
-    @exclusivity(unchecked) @usableFromInline final var isDelivering = false
-    @exclusivity(unchecked) @usableFromInline final var head: UInt32 = 0
-
-    @inlinable init() {}
-
-    /// This start's lock.
-    @inlinable final var lock: StripedLock { StripedLock(for: self) }
-
-    /// Its ``Subscriber`` was released by its source (``SubscriberCore`` overrides this).
-    @usableFromInline func subscriberReleased(isHandleGone: Bool) {}
-
-    /// Whether the start has terminated or been disposed.
-    @usableFromInline final var hasEnded: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return isTerminated || isDisposed
-    }
-}
-
 /// The starts whose generators are running on this thread, innermost first: the start of a
 /// signal made with a generator is "being made" until its generator returns.
 ///
@@ -59,10 +24,10 @@ public import Musl
 @usableFromInline enum StartsBeingMade {
     /// One start being made, on the stack of its run: the start, and the entry around it.
     @usableFromInline struct Entry {
-        @usableFromInline unowned(unsafe) let start: EndingStart
+        @usableFromInline unowned(unsafe) let start: AnySubscriberCore
         @usableFromInline let enclosing: UnsafeMutableRawPointer?
 
-        @inlinable init(start: EndingStart, enclosing: UnsafeMutableRawPointer?) {
+        @inlinable init(start: AnySubscriberCore, enclosing: UnsafeMutableRawPointer?) {
             (self.start, self.enclosing) = (start, enclosing)
         }
     }
@@ -76,7 +41,7 @@ public import Musl
     }()
 
     /// Runs `generator` with `start` noted as being made on this thread.
-    @inlinable static func making<Result>(_ start: EndingStart, _ generator: () -> Result) -> Result {
+    @inlinable static func making<Result>(_ start: AnySubscriberCore, _ generator: () -> Result) -> Result {
         let key = slot
         let enclosing = pthread_getspecific(key)
         var entry = Entry(start: start, enclosing: enclosing)
@@ -89,8 +54,8 @@ public import Musl
 
     /// The starts being made on this thread, innermost first. Strong references: they are valid
     /// only while the caller is inside the innermost one's generator, so keep them no longer.
-    @usableFromInline static func current() -> [EndingStart] {
-        var starts: [EndingStart] = []
+    @usableFromInline static func current() -> [AnySubscriberCore] {
+        var starts: [AnySubscriberCore] = []
         var next = pthread_getspecific(slot)
         while let entry = next?.assumingMemoryBound(to: Entry.self) {
             starts.append(entry.pointee.start)

@@ -43,7 +43,7 @@ public final class Subscriber<T, E>: CustomStringConvertible {
     /// `isKnownUniquelyReferenced` without looking up the generic core's type metadata. Never
     /// reassigned: a `var` only for that question, hence `nonisolated(unsafe)` (a `Sendable` class
     /// may not have a checked mutable property).
-    @usableFromInline nonisolated(unsafe) var start: EndingStart
+    @usableFromInline nonisolated(unsafe) var start: AnySubscriberCore
 
     /// Makes a subscriber that calls the given handlers.
     ///
@@ -147,7 +147,7 @@ extension Subscriber.Event: Sendable where T: Sendable, E: Sendable {}
 /// (handlers, values, disposables) is called, disposed or released by the caller after unlocking.
 /// `@unchecked Sendable`: the fields are only reached under that lock.
 @usableFromInline
-final class SubscriberCore<T, E>: EndingStart, Disposable, CustomStringConvertible, @unchecked Sendable {
+final class SubscriberCore<T, E>: AnySubscriberCore, Disposable, CustomStringConvertible, @unchecked Sendable {
     @usableFromInline typealias Event = Subscriber<T, E>.Event
 
     @exclusivity(unchecked) @usableFromInline var next: ((T) -> Void)?
@@ -161,7 +161,7 @@ final class SubscriberCore<T, E>: EndingStart, Disposable, CustomStringConvertib
     @exclusivity(unchecked) @usableFromInline var queue: ContiguousArray<Event?> = []
     @exclusivity(unchecked) @usableFromInline var keptAlive: [AnyObject] = []
     // `isDelivering` (a thread is delivering: a `put…` is queued for it), `head` (where the queue
-    // starts), `isTerminated` and `isDisposed` are ``EndingStart``'s.
+    // starts), `isTerminated` and `isDisposed` are ``AnySubscriberCore``'s.
 
     @inlinable init(next: ((T) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?) {
         (self.next, self.error, self.completed) = (next, error, completed)
