@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Reads the text output of one or more `swift package benchmark` runs and prints, per benchmark,
 the median (p50) wall-clock time and malloc count per unit of work, and the median over runs;
-then each target ratio of issues 4 and 8, computed within each run (numerator and denominator
-from the same run, so machine noise mostly cancels) and its median over runs; then W9's bytes per
-live subscription (a custom metric, one figure per iteration) against issue 8's targets.
+then each target ratio of issues 4 and 8, and issue 15's rows beside OpenCombine and their floors,
+computed within each run (numerator and denominator from the same run, so machine noise mostly
+cancels) with its median over runs; then W9's bytes per live subscription (a custom metric, one
+figure per iteration) against issue 8's targets.
 
 Figures marked `*` by package-benchmark are already divided by the benchmark's scaling factor
 (its units per iteration). Usage: python3 Scripts/summarize.py run1.txt run2.txt ...
@@ -94,6 +95,16 @@ RATIOS = [
     ("W15 MetaDisposable.set / OpenCombine", "W15 MetaDisposable.set", "W15 OpenCombine AnyCancellable slot: cancel the old, store the new", 1.0),
     ("W15 MetaDisposable.set / floor", "W15 MetaDisposable.set", "W15 floor: swap a closure in a locked slot, call the old one", None),
     ("W15 OpenCombine / floor", "W15 OpenCombine AnyCancellable slot: cancel the old, store the new", "W15 floor: swap a closure in a locked slot, call the old one", None),
+    # Issue 15's rows: shown beside OpenCombine and the floor (its targets are against
+    # SwiftSignalKit, measured outside this package).
+    ("W16 Bag in order added / floor", "W16 Bag add 64, then remove them in the order added", "W16 floor: append 64 to an array, then remove the last 64", None),
+    ("W17 Atomic.modify / floor", "W17 Atomic.modify", "W17 floor: a closure called under a pthread_mutex", None),
+    ("W18 single start+dispose / OpenCombine", "W18 Signal.single(v).start() + dispose()", "W18 OpenCombine Just(v).sink + cancel", None),
+    ("W18 single start+dispose / floor", "W18 Signal.single(v).start() + dispose()", "W18 floor: make and release one object, call a handler", None),
+    ("W20 Promise.set(single) / OpenCombine", "W20 Promise.set(.single(v)), three subscribers", "W20 OpenCombine CurrentValueSubject fed by Just(v).subscribe, three sinks", None),
+    ("W20 Promise.set(single) / floor", "W20 Promise.set(.single(v)), three subscribers", "W20 floor: three closures called under a lock", None),
+    ("W21 combineLatest of 16 / OpenCombine", "W21 combineLatest of sixteen ValuePromises, one set", "W21 OpenCombine latest of sixteen CurrentValueSubjects (flatMap + scan), one send", None),
+    ("W21 combineLatest of 16 / floor", "W21 combineLatest of sixteen ValuePromises, one set", "W21 floor: latest of sixteen behind a lock, added up", None),
 ]
 print()
 print(f"{'ratio':45} {'median':>7} {'target':>7}  met  per-run")
