@@ -25,8 +25,8 @@ done < <(find Sources/Receiver Sources/ReceiverSignalKit -name '*.swift' -type f
 swiftc -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -module-name ReceiverFuzz \
     -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
     -enable-upcoming-feature MemberImportVisibility \
-    "$out"/sources/*.swift Tests/ReceiverTests/Model/*.swift Tests/ReceiverSignalKitTests/Model/*.swift \
-    Tests/Fuzz/*.swift -o "$out/fuzz-receiver" > "$out/build-log.txt" 2>&1 || { cat "$out/build-log.txt"; exit 1; }
+    "$out"/sources/*.swift Tests/TestSupport/ModelChoices.swift Tests/ReceiverTests/Model/*.swift \
+    Tests/ReceiverSignalKitTests/Model/*.swift Tests/Fuzz/*.swift -o "$out/fuzz-receiver" > "$out/build-log.txt" 2>&1 || { cat "$out/build-log.txt"; exit 1; }
 # Swift's diagnostics only: gold warns about ASan's local symbols, which is harmless.
 if grep -E "\.swift:[0-9]+:[0-9]+: (warning|error)" "$out/build-log.txt"; then echo "FAIL: the fuzz target has warnings"; exit 1; fi
 

@@ -24,7 +24,7 @@ private let fuzzesTheAdapter = environment("RECEIVER_FUZZ_TARGET") == "signalkit
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
     if fuzzesTheAdapter {
-        var choices = SignalModelByteChoices(bytes)
+        var choices = ByteChoices(bytes)
         let program = SignalModelProgram.generate(&choices)
         for level in 1...2 {
             if case .differs(let mismatch) = SignalModelCheck.check(

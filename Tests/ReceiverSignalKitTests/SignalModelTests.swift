@@ -1,5 +1,6 @@
 import Foundation
 import ReceiverSignalKit
+import TestSupport
 import Testing
 
 /// The adapter's model-based test (issue 14): random single-threaded programs — driven generators,
@@ -24,14 +25,7 @@ import Testing
 /// one).
 @Suite struct SignalModelTests {
     static let environment = ProcessInfo.processInfo.environment
-    /// The test runs on one thread, so the thread sanitizer has nothing to find in it: under TSan
-    /// (which slows it ~10 times) CI runs fewer programs.
-    #if canImport(Darwin)
-    // RTLD_DEFAULT
-    static let underThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__tsan_init") != nil
-    #else
-    static let underThreadSanitizer = dlsym(nil, "__tsan_init") != nil  // RTLD_DEFAULT
-    #endif
+    /// The test runs on one thread: under the thread sanitizer, CI runs fewer programs.
     static let programs =
         environment["RECEIVER_SIGNAL_MODEL_PROGRAMS"].flatMap { Int($0) } ?? (underThreadSanitizer ? 1_000 : 10_000)
     static let firstSeed = environment["RECEIVER_SIGNAL_MODEL_SEED"].flatMap { UInt64($0) } ?? 0

@@ -1,5 +1,6 @@
 import Foundation
 import Receiver
+import TestSupport
 import Testing
 
 /// The model-based test of SPEC §1–2 (issue 9): random programs of broadcasts, listens and
@@ -12,14 +13,7 @@ import Testing
 /// --filter ModelTests` (and `RECEIVER_MODEL_SEED=n` to start at seed n, e.g. to reproduce one).
 @Suite struct ModelTests {
     static let environment = ProcessInfo.processInfo.environment
-    /// The test runs on one thread, so the thread sanitizer has nothing to find in it: under TSan
-    /// (which slows it ~10 times) CI runs fewer programs.
-    #if canImport(Darwin)
-    // RTLD_DEFAULT
-    static let underThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__tsan_init") != nil
-    #else
-    static let underThreadSanitizer = dlsym(nil, "__tsan_init") != nil  // RTLD_DEFAULT
-    #endif
+    /// The test runs on one thread: under the thread sanitizer, CI runs fewer programs.
     static let programs =
         environment["RECEIVER_MODEL_PROGRAMS"].flatMap { Int($0) } ?? (underThreadSanitizer ? 300 : 10_000)
     static let firstSeed = environment["RECEIVER_MODEL_SEED"].flatMap { UInt64($0) } ?? 0

@@ -1,5 +1,6 @@
 import Foundation
 import Receiver
+import TestSupport
 import Testing
 
 /// The threaded half of the model-based test (issue 9): threads broadcast, start and dispose
@@ -21,7 +22,7 @@ import Testing
     static let operations = 300
     static let rounds =
         ProcessInfo.processInfo.environment["RECEIVER_THREADED_ROUNDS"].flatMap { Int($0) }
-        ?? (ModelTests.underThreadSanitizer ? 3 : 6)
+        ?? (underThreadSanitizer ? 3 : 6)
 
     @Test(arguments: [Receiver<Int>.Strategy.hot, .warm(upTo: 0), .warm(upTo: 1), .warm(upTo: 3), .cold])
     func invariantsHoldUnderThreads(strategy: Receiver<Int>.Strategy) {

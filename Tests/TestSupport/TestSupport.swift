@@ -143,3 +143,11 @@ public final class DeafSequence: AsyncSequence, @unchecked Sendable {
         AsyncIterator(source: self, beacon: DeinitBeacon(released))
     }
 }
+
+/// Whether this process runs under the thread sanitizer, which slows a test about ten times: the
+/// single-threaded model tests, which give it nothing to find, then run fewer programs.
+#if canImport(Darwin)
+public let underThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__tsan_init") != nil  // RTLD_DEFAULT
+#else
+public let underThreadSanitizer = dlsym(nil, "__tsan_init") != nil  // RTLD_DEFAULT
+#endif

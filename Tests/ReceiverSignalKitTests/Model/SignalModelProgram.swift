@@ -7,6 +7,10 @@
 // start with `SignalModel` so that they never meet the core's model (Tests/ReceiverTests/Model)
 // in that one module.
 
+#if canImport(TestSupport)
+import TestSupport  // ModelChoices; the fuzz target compiles its file into this module instead
+#endif
+
 /// What a driven generator's start is given: by the generator itself while it runs, or later by
 /// a `put` action.
 enum SignalModelPut: Equatable, Sendable {
@@ -145,44 +149,6 @@ enum SignalModelFunctions {
     }
 }
 
-// MARK: Choices
-
-/// Where a generated program's choices come from: a seeded generator, or a fuzzer's bytes.
-protocol SignalModelChoices {
-    /// A number in `0..<bound` (`bound` ≥ 1).
-    mutating func next(_ bound: Int) -> Int
-}
-
-/// SplitMix64: small, fast, and the same on every platform, so a seed reproduces anywhere.
-struct SignalModelSeededChoices: SignalModelChoices {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed ^ 0x5EED_51C0_AD4B_7E11 }
-
-    mutating func next(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Int(z % UInt64(bound))
-    }
-}
-
-/// One byte per choice; zeros once the bytes run out, which makes programs end early.
-struct SignalModelByteChoices: SignalModelChoices {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var position = 0
-
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
-
-    mutating func next(_ bound: Int) -> Int {
-        guard bound > 1, position < bytes.count else { return 0 }
-        defer { position += 1 }
-        return Int(bytes[position]) % bound
-    }
-}
-
 // MARK: Generating
 
 extension SignalModelProgram {
@@ -191,7 +157,7 @@ extension SignalModelProgram {
 
     /// A random program. Every start is started by at most one action and each reaction fires at
     /// most once, so every program ends.
-    static func generate<Choices: SignalModelChoices>(_ choices: inout Choices) -> SignalModelProgram {
+    static func generate<Choices: ModelChoices>(_ choices: inout Choices) -> SignalModelProgram {
         var program = SignalModelProgram(
             generators: [], disposalPuts: [], promises: [], valuePromises: [], pipes: 0, metas: 0, sets: 0, starts: [],
             effects: [],
@@ -247,7 +213,7 @@ extension SignalModelProgram {
 
     /// A random signal; mostly sources near the leaves. A promise's source reads no promise, so
     /// that no promise feeds itself (which would never end).
-    mutating func signal<Choices: SignalModelChoices>(
+    mutating func signal<Choices: ModelChoices>(
         _ choices: inout Choices, depth: Int = 0, readingPromises: Bool = true
     ) -> SignalModelSignal {
         if depth >= Self.maxDepth || choices.next(10) < 3 + depth * 2 {
@@ -291,7 +257,7 @@ extension SignalModelProgram {
         }
     }
 
-    private func source<Choices: SignalModelChoices>(_ choices: inout Choices, readingPromises: Bool)
+    private func source<Choices: ModelChoices>(_ choices: inout Choices, readingPromises: Bool)
         -> SignalModelSignal
     {
         switch choices.next(20) {
@@ -307,7 +273,7 @@ extension SignalModelProgram {
         return .generator(choices.next(generators.count))
     }
 
-    mutating func action<Choices: SignalModelChoices>(_ choices: inout Choices, inside start: Int?)
+    mutating func action<Choices: ModelChoices>(_ choices: inout Choices, inside start: Int?)
         -> SignalModelAction
     {
         // Half the time, inside a handler: something to do with the start's own sources, so that
@@ -376,7 +342,7 @@ extension SignalModelProgram {
         return .put(generator: choices.next(generators.count), start: 1, .next(choices.next(8)))
     }
 
-    private mutating func newStart<Choices: SignalModelChoices>(_ choices: inout Choices) -> Int {
+    private mutating func newStart<Choices: ModelChoices>(_ choices: inout Choices) -> Int {
         let id = starts.count
         starts.append(SignalModelStart(signal: .never, reactions: []))
         starts[id].signal = signal(&choices)

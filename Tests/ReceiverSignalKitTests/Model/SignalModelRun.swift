@@ -4,6 +4,10 @@
 //
 // Plain Swift with no test framework, so the fuzz target (Tests/Fuzz) compiles it too.
 
+#if canImport(TestSupport)
+import TestSupport  // ModelChoices; the fuzz target compiles its file into this module instead
+#endif
+
 /// What an engine reports to the run while it works: the run logs it and runs the reactions.
 protocol SignalModelContext: AnyObject {
     /// A start of generator `generator` began; returns its number (1-based), for `gN.subscribe#k`.
@@ -338,7 +342,9 @@ enum SignalModelCheck {
 
     /// The program `seed` generates.
     static func program(seed: UInt64) -> SignalModelProgram {
-        var choices = SignalModelSeededChoices(seed: seed)
+        // Salted, so that seed n is not the core model's program n (and each seed names the
+        // program it always has).
+        var choices = SeededChoices(seed: seed ^ 0x5EED_51C0_AD4B_7E11)
         return SignalModelProgram.generate(&choices)
     }
 

@@ -3,6 +3,10 @@
 //
 // Plain Swift with no test framework, so the fuzz target (Tests/Fuzz) compiles it too.
 
+#if canImport(TestSupport)
+import TestSupport  // ModelChoices; the fuzz target compiles its file into this module instead
+#endif
+
 /// One thing a program does: at the top level, or in a handler when it receives a given call.
 enum ModelAction: Equatable {
     /// Broadcasts `value` into pair number `pair`.
@@ -59,44 +63,6 @@ struct ModelProgram: Equatable {
     var receivers: [ModelReceiverSpec]
     var listeners: [ModelListenerSpec]
     var steps: [ModelAction]
-}
-
-// MARK: Choices
-
-/// Where a generated program's choices come from: a seeded generator, or a fuzzer's bytes.
-protocol ModelChoices {
-    /// A number in `0..<bound` (`bound` ≥ 1).
-    mutating func next(_ bound: Int) -> Int
-}
-
-/// SplitMix64: small, fast, and the same on every platform, so a seed reproduces anywhere.
-struct SeededChoices: ModelChoices {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Int(z % UInt64(bound))
-    }
-}
-
-/// One byte per choice; zeros once the bytes run out, which makes programs end early.
-struct ByteChoices: ModelChoices {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var position = 0
-
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
-
-    mutating func next(_ bound: Int) -> Int {
-        guard bound > 1, position < bytes.count else { return 0 }
-        defer { position += 1 }
-        return Int(bytes[position]) % bound
-    }
 }
 
 // MARK: Generating

@@ -3,6 +3,10 @@
 //
 // Plain Swift with no test framework, so the fuzz target (Tests/Fuzz) compiles it too.
 
+#if canImport(TestSupport)
+import TestSupport  // ModelChoices; the fuzz target compiles its file into this module instead
+#endif
+
 /// What the harness needs from an engine: pairs of `Int` waves and the receivers derived from them,
 /// built from a program's `pairs` and `receivers`.
 protocol ModelEngine: AnyObject {
