@@ -112,24 +112,6 @@ public import Musl
             return try body(&value.pointee)
         }
     }
-
-    /// Runs `body` with the value if the lock is free; returns `nil` without waiting otherwise.
-    @inlinable func withLockIfAvailable<Result>(
-        file: StaticString = #fileID, line: UInt = #line, _ body: (inout Value) throws -> Result
-    ) rethrows -> Result? {
-        try storage.withUnsafeMutablePointers { value, word in
-            LockRule.willTake(.library, file: file, line: line)
-            guard LockWord.tryLock(word) else {
-                LockRule.didRelease(.library)
-                return nil
-            }
-            defer {
-                LockRule.didRelease(.library)
-                LockWord.unlock(word)
-            }
-            return try body(&value.pointee)
-        }
-    }
 }
 
 /// A lock from a table of mutexes shared by the objects that use it, picked by the object's
