@@ -31,18 +31,22 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     }
 }
 
-/// One start of ``deliverOn(_:)-(Queue)``: its events on their way to the queue, numbered in the
-/// order they happened.
+/// One start of ``deliverOn(_:)-(Queue)``: its events on their way to the queue, in the order
+/// they happened.
 ///
-/// An event that happens off the queue waits in `waiting` and gets a block of its own on the
-/// queue, which delivers the waiting events up to its own (usually just its own: the ones before
-/// it had blocks that ran before it). An event that happens on the queue is delivered at once,
-/// with the ones still waiting before it; their blocks then find them delivered and do nothing.
-/// Only one thread delivers at a time (`isDelivering`): an event that happens on the queue while
-/// a handler runs — or a block that runs while another thread delivers, on a concurrent queue —
-/// only moves `through` forward, and that thread delivers it next. So each event costs one
-/// dispatch (its block and the block's context: this lane and the event's number) and nothing
-/// else, beyond `waiting`'s storage, which is reused.
+/// An event that happens off the queue waits in `waiting` and gets a block on the queue. The
+/// blocks are all alike (each holds only this lane, so dispatching one allocates nothing beyond
+/// the block itself): a block claims the oldest waiting event no other block has claimed, and
+/// delivers the events up to it — on a serial queue that is the block's own event, as the blocks
+/// run in the order they were dispatched. An event that happens on the queue is delivered at
+/// once, with every event still waiting before it; the blocks of those events are then `stale`,
+/// and each finds a stale count to take instead and does nothing. Only one thread delivers at a
+/// time (`isDelivering`): an event that happens on the queue while a handler runs — or a block
+/// that runs while another thread delivers, on a concurrent queue — only moves `claimed`
+/// forward, and that thread delivers it next.
+///
+/// So every event still waiting past `claimed` happened off the queue and has a block on its
+/// way, and the blocks on their way number `stale + (first + waiting.count - claimed)`.
 ///
 /// Its lock is a `StripedLock` (a mutex of its own would be most of this object): its sections
 /// only move events in and out of `waiting` and never release one (an event is moved out before
@@ -61,8 +65,10 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     @exclusivity(unchecked) @usableFromInline var first = 0
     /// The number of the oldest event not delivered yet.
     @exclusivity(unchecked) @usableFromInline var next = 0
-    /// While a thread delivers: the number of the last event it must deliver before it stops.
-    @exclusivity(unchecked) @usableFromInline var through = 0
+    /// The events before this number are delivered, or will be by the thread delivering now.
+    @exclusivity(unchecked) @usableFromInline var claimed = 0
+    /// How many blocks on their way will find their event delivered already.
+    @exclusivity(unchecked) @usableFromInline var stale = 0
     @exclusivity(unchecked) @usableFromInline var isDelivering = false
 
     @inlinable init(_ queue: Queue, _ subscriber: Subscriber<T, E>) {
@@ -72,53 +78,73 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     /// Sends `event` on its way: delivered at once, after the events still waiting, if this thread
     /// is on the queue (or by the thread delivering there now); otherwise dispatched.
     @inlinable func send(_ event: Event) {
-        let isOnQueue = queue.isCurrent()
-        let (number, mayDeliver) = StripedLock(for: self).withLock { () -> (Int, Bool) in
-            let number = first + waiting.count
-            waiting.append(event)
-            guard isOnQueue else { return (number, false) }
-            through = number
-            defer { isDelivering = true }
-            return (number, !isDelivering)
+        guard queue.isCurrent() else {
+            StripedLock(for: self).withLock { waiting.append(event) }
+            queue.queue.async { self.arrive() }
+            return
         }
-        if !isOnQueue {
-            queue.queue.async { self.arrive(number) }
-        } else if mayDeliver {
-            deliver()
-        }
-    }
-
-    /// What the block of event `number` does on the queue: delivers up to that event, unless it
-    /// was delivered already or another thread delivers now (which then goes on up to it).
-    @inlinable func arrive(_ number: Int) {
-        let mayDeliver = StripedLock(for: self).withLock { () -> Bool in
-            guard next <= number else { return false }
+        let now = StripedLock(for: self).withLock { () -> Event? in
+            let count = first + waiting.count
+            (stale, claimed) = (stale + count - claimed, count + 1)
             guard !isDelivering else {
-                through = max(through, number)
-                return false
+                waiting.append(event)
+                return nil  // the thread delivering now delivers it next
             }
-            (through, isDelivering) = (number, true)
-            return true
+            isDelivering = true
+            guard !waiting.isEmpty else {
+                (first, next) = (count + 1, count + 1)  // nothing waits: delivered without being stored
+                return event
+            }
+            waiting.append(event)
+            defer { next += 1 }
+            return waiting[next - first].take()
         }
-        if mayDeliver { deliver() }
+        if let now { deliver(now) }
     }
 
-    /// Delivers the waiting events up to `through`, oldest first, moving `through` as others ask.
-    @inlinable func deliver() {
-        while let event = StripedLock(for: self).withLock({ () -> Event? in
-            guard next > through else {
-                defer { next += 1 }
-                return waiting[next - first].take()
+    /// What each block does on the queue: claims the oldest unclaimed event and delivers up to
+    /// it — unless the block is stale, or another thread delivers now (which then goes on to it).
+    @inlinable func arrive() {
+        let event = StripedLock(for: self).withLock { () -> Event? in
+            guard stale == 0 else {
+                stale -= 1
+                return nil
             }
-            isDelivering = false
-            dropDelivered()
-            return nil
-        }) {
+            claimed += 1
+            guard !isDelivering else { return nil }
+            isDelivering = true
+            defer { next += 1 }
+            return waiting[next - first].take()
+        }
+        if let event { deliver(event) }
+    }
+
+    /// Delivers `event`, which this thread took out as the one delivering, then the events claimed
+    /// meanwhile, oldest first.
+    @inlinable func deliver(_ event: Event) {
+        var event = event
+        while true {
             switch event {
             case .next(let value): subscriber.putNext(value)
             case .error(let error): subscriber.putError(error)
             case .completion: subscriber.putCompletion()
             }
+            guard let following = takeClaimed() else { return }
+            event = following
+        }
+    }
+
+    /// The oldest claimed event not delivered yet, moved out; or `nil`, and this thread stops
+    /// delivering.
+    @inlinable func takeClaimed() -> Event? {
+        StripedLock(for: self).withLock { () -> Event? in
+            guard next < claimed else {
+                isDelivering = false
+                dropDelivered()
+                return nil
+            }
+            defer { next += 1 }
+            return waiting[next - first].take()
         }
     }
 
