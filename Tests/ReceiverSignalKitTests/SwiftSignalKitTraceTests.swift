@@ -414,6 +414,41 @@ final class Logged: Sendable {
             log.recorded == ["gen1.subscribe#1", "gen2.subscribe#1", "error 1", "gen1.dispose#1", "gen2.dispose#1"])
     }
 
+    /// M3 (ours kept, listed): once the result has failed, a value the outer still puts while its
+    /// generator runs starts no inner. SwiftSignalKit, which cannot stop the outer before its
+    /// generator returns, still starts `gen2` for the value 1 and disposes it: `["gen1.subscribe#1",
+    /// "error 2", "gen2.subscribe#1", "gen2.dispose#1", "gen1.dispose#1"]`.
+    @Test func noInnerStartsForAValueThatComesAfterTheResultFailed() {
+        let log = History<String>()
+        let gen2 = Source<Int>("gen2", log)
+        let gen1 = Source<Int>("gen1", log) { subscriber, _ in
+            subscriber.putNext(2)  // -> fail: the result fails
+            subscriber.putNext(1)  // -> gen2: not started
+        }
+        let inners: [Signal<Int, TestError>] = [.never(), gen2.signal, .fail(TestError(code: 2))]
+        (gen1.signal |> mapToSignal { inners[$0 % 3] }).start(
+            next: { log.record("next \($0)") }, error: { log.record("error \($0.code)") })
+        #expect(log.recorded == ["gen1.subscribe#1", "error 2", "gen1.dispose#1"])
+        #expect(gen2.starts == 0)
+    }
+
+    /// M1-skip: a lazy promise whose first access sends "A" then "B", read behind two
+    /// `mapToSignal`s. The inner `get()` is started while the outer `mapToSignal` is still making
+    /// its start, inside the synchronous start window, so it delivers both values as SwiftSignalKit
+    /// does (at d7259c3 the switch waited behind the handler, and "B" arrived twice).
+    @Test func aLazyPromiseBehindTwoSwitchesDeliversEverythingItsFirstAccessSends() {
+        let log = History<String>()
+        let promise = Promise<String>(
+            initializeOnFirstAccess: Signal { subscriber in
+                subscriber.putNext("A")
+                subscriber.putNext("B")
+                return EmptyDisposable
+            })
+        (Signal<Int, NoError>.single(0) |> mapToSignal { _ in promise.get() } |> mapToSignal { _ in promise.get() })
+            .start(next: { log.record("next \($0)") })
+        #expect(log.recorded == ["next A", "next B"])
+    }
+
     // MARK: Disposed twice — we dispose a generator's disposable once (listed in the guide)
 
     @Test func aGeneratorsDisposableIsDisposedOnceWhenItsStartEndsAndIsDisposed() {
