@@ -35,15 +35,15 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
 /// they happened.
 ///
 /// An event that happens off the queue waits in `waiting` and gets a block on the queue. The
-/// blocks are all alike (each holds only this lane, so dispatching one allocates nothing beyond
-/// the block itself): a block claims the oldest waiting event no other block has claimed, and
-/// delivers the events up to it — on a serial queue that is the block's own event, as the blocks
-/// run in the order they were dispatched. An event that happens on the queue is delivered at
-/// once, with every event still waiting before it; the blocks of those events are then `stale`,
-/// and each finds a stale count to take instead and does nothing. Only one thread delivers at a
-/// time (`isDelivering`): an event that happens on the queue while a handler runs — or a block
-/// that runs while another thread delivers, on a concurrent queue — only moves `claimed`
-/// forward, and that thread delivers it next.
+/// blocks are all alike (each holds only this lane, so its closure needs no context of its own,
+/// and dispatching it allocates only what Dispatch does): a block claims the oldest waiting event
+/// no other block has claimed, and delivers the events up to it — on a serial queue that is the
+/// block's own event, as the blocks run in the order they were dispatched. An event that happens
+/// on the queue is delivered at once, with every event still waiting before it; the blocks of
+/// those events are then `stale`, and each finds a stale count to take instead and does nothing.
+/// Only one thread delivers at a time (`isDelivering`): an event that happens on the queue while a
+/// handler runs — or a block that runs while another thread delivers, on a concurrent queue — only
+/// moves `claimed` forward, and that thread delivers it next.
 ///
 /// So every event still waiting past `claimed` happened off the queue and has a block on its
 /// way, and the blocks on their way number `stale + (first + waiting.count - claimed)`.
