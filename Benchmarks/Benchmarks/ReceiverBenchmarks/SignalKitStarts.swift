@@ -119,15 +119,15 @@ func registerCombineLatestOfSixteen() {
     Benchmark("W21 floor: latest of sixteen behind a lock, added up", configuration: configuration(units: units)) {
         benchmark in
         let tally = Tally(), handler = tally.handler()
-        var mutex = pthread_mutex_t()
-        pthread_mutex_init(&mutex, nil)
+        let mutex = FloorMutex()
+        defer { mutex.destroy() }
         var latest = Array(0..<inputs)
         benchmark.startMeasurement()
         for wave in benchmark.scaledIterations {
-            pthread_mutex_lock(&mutex)
+            mutex.lock()
             latest[0] = wave
             let sum = latest.reduce(0, &+)
-            pthread_mutex_unlock(&mutex)
+            mutex.unlock()
             handler(sum)
         }
         benchmark.stopMeasurement()

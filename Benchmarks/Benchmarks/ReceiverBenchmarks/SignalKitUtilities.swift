@@ -106,24 +106,15 @@ func registerAtomicModify() {
 
 /// W17's floor: an integer behind a `pthread_mutex`, changed by a closure under the lock.
 final class LockedValue: @unchecked Sendable {  // `value` is only touched under `mutex`
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex = FloorMutex()
     private(set) var value = 0
 
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
+    deinit { mutex.destroy() }
 
     @inline(never)
     func modify(_ transform: (Int) -> Int) {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         value = transform(value)
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
     }
 }

@@ -79,12 +79,10 @@ final class ClosureArray {
     func removeLast() { handlers.removeLast() }
 }
 
-/// Floor 2: the same, with one uncontended `pthread_mutex` held around each broadcast: the least
-/// any thread-safe subject with serialized delivery can cost. (It calls the handlers under the
-/// lock, which a real library must not do — so it is a floor, not a design.)
-final class LockedClosureArray: @unchecked Sendable {  // `handlers` is only touched under `mutex`
+/// The floors' lock: a `pthread_mutex` on the heap (so it never moves), locked and unlocked with
+/// nothing around the two calls. Its owner calls `destroy()` from its `deinit`.
+struct FloorMutex {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var handlers: [(Int) -> Void] = []
 
     init() {
         mutex = .allocate(capacity: 1)
@@ -92,22 +90,35 @@ final class LockedClosureArray: @unchecked Sendable {  // `handlers` is only tou
         pthread_mutex_init(mutex, nil)
     }
 
-    deinit {
+    @inline(__always) func lock() { pthread_mutex_lock(mutex) }
+    @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
+
+    func destroy() {
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
     }
+}
+
+/// Floor 2: the same, with one uncontended `pthread_mutex` held around each broadcast: the least
+/// any thread-safe subject with serialized delivery can cost. (It calls the handlers under the
+/// lock, which a real library must not do — so it is a floor, not a design.)
+final class LockedClosureArray: @unchecked Sendable {  // `handlers` is only touched under `mutex`
+    private let mutex = FloorMutex()
+    private var handlers: [(Int) -> Void] = []
+
+    deinit { mutex.destroy() }
 
     func add(_ handler: @escaping (Int) -> Void) {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         handlers.append(handler)
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
     }
 
     @inline(never)
     func broadcast(_ wave: Int) {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         for handler in handlers { handler(wave) }
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
     }
 }
 
@@ -226,26 +237,17 @@ struct ClosureBox {
 /// A slot for one object behind a `pthread_mutex`: the least `MetaDisposable.set` can cost (swap
 /// under a lock, then end the old occupant outside it).
 final class LockedSlot: @unchecked Sendable {  // `current` is only touched under `mutex`
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex = FloorMutex()
     private var current: (() -> Void)?
 
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
+    deinit { mutex.destroy() }
 
     @inline(never)
     func set(_ next: @escaping () -> Void) {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         let old = current
         current = next
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
         old?()
     }
 }
@@ -253,29 +255,23 @@ final class LockedSlot: @unchecked Sendable {  // `current` is only touched unde
 /// The latest of three values behind a `pthread_mutex`: the least a `combineLatest` update can
 /// cost (store one value under a lock, read all three, hand them on outside it).
 final class LockedLatestOfThree: @unchecked Sendable {  // `latest` is only touched under `mutex`
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex = FloorMutex()
     private var latest: (Int, Int, Int)
     private let handler: (Int) -> Void
 
     init(_ initial: (Int, Int, Int), handler: @escaping (Int) -> Void) {
         latest = initial
         self.handler = handler
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
     }
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
+    deinit { mutex.destroy() }
 
     @inline(never)
     func setFirst(_ value: Int) {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         latest.0 = value
         let values = latest
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
         handler(values.0 &+ values.1 &+ values.2)
     }
 }
