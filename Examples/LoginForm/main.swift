@@ -1,7 +1,8 @@
 // A reactive login form (MVVM): `swift run LoginForm`.
 //
-// The text fields write into two `ValuePromise`s; the view model combines them into a validation
-// result and from that into "is the Log in button enabled"; the screen only renders. The script
+// The text fields write into two `ValuePromise`s; the view model combines them with the library's
+// `combineLatest` into a validation result, and from that into "is the Log in button enabled";
+// the screen only renders. The script
 // below types into the form and prints a timeline. Pipe lines into it to drive the form yourself:
 //
 //     printf 'user alice\npass secret123\n' | swift run LoginForm
@@ -19,30 +20,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-
-// MARK: - A tiny combineLatest
-
-/// Sends `(a, b)` with the latest value of each signal, once both have sent one, and again
-/// whenever either sends. Disposing the start disposes both upstream starts.
-///
-/// ReceiverSignalKit has SwiftSignalKit's own `combineLatest`; this file keeps a small one of its
-/// own (which the view model below uses: a declaration of this module is preferred) to show how a
-/// combining operator is built from `Signal` alone. It is enough for a form whose promises are
-/// all set on one actor: if the two signals sent from different threads at once, the two sends
-/// could reach the subscriber in either order. The library's `combineLatest` sends its tuples in
-/// one order whatever the threads, passes errors on, and completes when every input has.
-func combineLatest<A, B>(_ a: Signal<A, NoError>, _ b: Signal<B, NoError>) -> Signal<(A, B), NoError> {
-    Signal { subscriber in
-        let latest = Atomic<(a: A?, b: B?)>(value: (nil, nil))
-        let sendIfComplete = { (pair: (a: A?, b: B?)) in
-            if let a = pair.a, let b = pair.b { subscriber.putNext((a, b)) }
-        }
-        let upstream = DisposableSet()
-        upstream.add(a.start(next: { value in sendIfComplete(latest.modify { (value, $0.b) }) }))
-        upstream.add(b.start(next: { value in sendIfComplete(latest.modify { ($0.a, value) }) }))
-        return upstream
-    }
-}
 
 // MARK: - Model: the rules
 
@@ -93,6 +70,8 @@ struct Validation: Equatable {
     private let bag = DisposeBag()
 
     init() {
+        // `combineLatest` sends once both promises have a value (at once: each has a current one),
+        // then again whenever either changes, always in one order whatever the threads.
         let validation =
             combineLatest(username.get(), password.get())
             |> map { Validation.check(username: $0, password: $1) }

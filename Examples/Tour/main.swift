@@ -6,6 +6,8 @@
 // 4. Disposing.
 // 5. async/await: `for await` over `receiver.values`.
 // 6. Promise and ValuePromise: a current value, read at once or followed live.
+// 7. combineLatest and mapToSignal: a screen's state from several inputs, and a search that
+//    cancels the request it replaces.
 //
 // Everything here runs on the main thread, so every handler does too: a handler runs on the
 // thread that broadcasts (or, for the replay, the thread that listens).
@@ -227,4 +229,40 @@ do {
     count.set(16)  // after dispose(): nobody hears it
     print("|> map { even/odd } |> distinctUntilChanged")
     print("  start at 7; set 9, 11, 12, 14, 15".padding(to: column) + "heard: \(parities.joined(separator: " "))")
+}
+
+// MARK: - 7. combineLatest and mapToSignal
+
+section("7. combineLatest and mapToSignal: state from several inputs; a switch that cancels")
+do {
+    // combineLatest: once every input has a value, the latest of each, again on every change.
+    let firstName = ValuePromise("Ada")
+    let lastName = ValuePromise("Lovelace")
+    var names: [String] = []
+    let fullName = combineLatest(firstName.get(), lastName.get()) |> map { "\($0) \($1)" }
+    let showing = fullName.start(next: { names.append($0) })
+    firstName.set("Augusta")
+    lastName.set("King")
+    showing.dispose()
+    print("combineLatest(first, last); set first, last".padding(to: column) + "heard: \(names.joined(separator: ", "))")
+
+    // mapToSignal: each query starts a search; a new query disposes the search still running.
+    // `search` stands for a request: it answers at once for short queries, and never (a slow
+    // network) for the query "slow", so that one is still running when the next query arrives.
+    var requests: [String] = []
+    func search(_ query: String) -> Signal<String, NoError> {
+        Signal { subscriber in
+            requests.append("start \(query)")
+            if query != "slow" { subscriber.putNext("results for \(query)") }
+            return ActionDisposable { requests.append("cancel \(query)") }
+        }
+    }
+    let query = ValuePipe<String>()
+    var results: [String] = []
+    let searching = (query.signal() |> mapToSignal(search)).start(next: { results.append($0) })
+    ["swift", "slow", "sweet"].forEach(query.putNext)
+    searching.dispose()
+    print("queries swift, slow, sweet".padding(to: column) + "heard: \(results.joined(separator: ", "))")
+    print("requests".padding(to: column) + requests.joined(separator: ", "))
+    print("The next request starts before the previous one is cancelled, as in SwiftSignalKit.")
 }
