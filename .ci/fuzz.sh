@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes the library against its two reference models for the given number of seconds in all
 # (default 30), under the address sanitizer: libFuzzer's bytes become programs for the core's
-# model-based test (SPEC §1–2, Tests/ReceiverTests/Model) for half the time, and for the
-# adapter's (SIGNALKIT.md, Tests/ReceiverSignalKitTests/Model) for the other half — one binary,
+# model-based test (the threading contract and the operators, Tests/ReceiverTests/Model) for half
+# the time, and for the adapter's (SwiftSignalKit's behaviour and the migration guide's listed
+# differences, Tests/ReceiverSignalKitTests/Model) for the other half — one binary,
 # Tests/Fuzz/FuzzMain.swift, whose RECEIVER_FUZZ_TARGET chooses (core, signalkit). Fails on a
 # finding — the logs differ, a crash, a memory error, or a run longer than 10 s (a deadlock) — and
 # leaves the input that found it in .build-fuzz/ (replay it:
@@ -31,13 +32,13 @@ swiftc -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -module-na
 if grep -E "\.swift:[0-9]+:[0-9]+: (warning|error)" "$out/build-log.txt"; then echo "FAIL: the fuzz target has warnings"; exit 1; fi
 
 half=$(( (seconds + 1) / 2 ))
-echo "=== the core's delivery contract (SPEC §1–2), ${half} s"
+echo "=== the core's delivery contract, ${half} s"
 RECEIVER_FUZZ_TARGET=core "$out/fuzz-receiver" "$out/corpus" -max_total_time="$half" -timeout=10 -max_len=512 \
     -artifact_prefix="$out/" -print_final_stats=1
-echo "=== the adapter (SIGNALKIT.md), $(( seconds - half > 0 ? seconds - half : 1 )) s"
+echo "=== the adapter, $(( seconds - half > 0 ? seconds - half : 1 )) s"
 # No leak check here: the reference model keeps a running start alive through cycles, as
-# SwiftSignalKit does (a run's starts are left running when it ends), and the library's known
-# `reduceLeft(_:generator:)` leak (SIGNALKIT.md T1) is issue 13's to fix.
+# SwiftSignalKit does (a run's starts are left running when it ends). The library's own leaks are
+# pinned by SwiftSignalKitTraceTests ("No leak when a start's handle is dropped").
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" RECEIVER_FUZZ_TARGET=signalkit "$out/fuzz-receiver" "$out/corpus-signalkit" \
     -max_total_time="$(( seconds - half > 0 ? seconds - half : 1 ))" -timeout=10 -max_len=1024 -detect_leaks=0 \
     -artifact_prefix="$out/" -print_final_stats=1

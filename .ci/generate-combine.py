@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes Sources/ReceiverSignalKit/Signal/Signal+Combine.swift: SwiftSignalKit's 27 public
-`combineLatest` declarations (SIGNALKIT.md section 12), each a thin wrapper over the shared core in
+`combineLatest` declarations (2 to 26 inputs, the seeded pair, the array), each a thin wrapper over the shared core in
 Signal+CombineCore.swift.
 
     python3 .ci/generate-combine.py           # (re)writes the file

@@ -9,7 +9,8 @@
 #       style (Swift 5 mode, Foundation, `SwiftSignalKit.Timer`, `SwiftSignalKit.filter`): the way to
 #       vendor the library in place of Telegram's SwiftSignalKit;
 #   (d) that same file compiled with -O and a program of misuse cases: each must stop with its
-#       message in an optimised build too (SPEC §5; `precondition` prints nothing under -O).
+#       message in an optimised build too (misuse stops with a message; `precondition` prints
+#       nothing under -O).
 #
 # Each is compiled in the Swift 6 language mode with warnings as errors and the package's
 # upcoming features, then run; its output must match .ci/vendor/<name>-expected.txt exactly.

@@ -1,5 +1,5 @@
-// Misuse in an optimised build: every case must stop with its message (SPEC §5), which
-// `precondition` and `assert` would not print under -O. Compiled with -O with the one-file
+// Misuse in an optimised build: every case must stop with its message, in release builds too,
+// which `precondition` and `assert` would not print under -O. Compiled with -O with the one-file
 // library by `.ci/vendor-check.sh`, run once per case (the case's name is the argument), and
 // checked to exit with a failure whose standard error holds the expected text.
 import Dispatch

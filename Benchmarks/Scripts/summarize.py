@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Reads the text output of one or more `swift package benchmark` runs and prints, per benchmark,
 the median (p50) wall-clock time and malloc count per unit of work, and the median over runs;
-then each target ratio of issues 4 and 8, and issue 15's rows beside OpenCombine and their floors,
-computed within each run (numerator and denominator from the same run, so machine noise mostly
-cancels) with its median over runs; then W9's bytes per live subscription (a custom metric, one
-figure per iteration) against issue 8's targets.
+then each target ratio of the core's and the adapter's workloads, and the rows of SwiftSignalKit's
+own benchmark workloads beside OpenCombine and their floors, computed within each run (numerator
+and denominator from the same run, so machine noise mostly cancels) with its median over runs;
+then W9's bytes per live subscription (a custom metric, one figure per iteration) against the
+adapter's targets.
 
 Figures marked `*` by package-benchmark are already divided by the benchmark's scaling factor
 (its units per iteration). Usage: python3 Scripts/summarize.py run1.txt run2.txt ...
@@ -64,8 +65,9 @@ for name in names:
           f"{statistics.median(mallocs) if mallocs else float('nan'):13.3f} "
           f"{(statistics.median(rss) if rss else 0):10.0f}  {' '.join(f'{x:.1f}' for x in ns)}")
 
-# (what, numerator, denominator, target): the targets of issues 4 and 8 (target None: shown, not
-# a target). Issue 8: every time at least as fast as OpenCombine's nearest equivalent.
+# (what, numerator, denominator, target): the targets of the core's and the adapter's workloads
+# (target None: shown, not a target). The adapter's: every time at least as fast as OpenCombine's
+# nearest equivalent.
 RATIOS = [
     ("W1 hot 1 listener / closures + lock", "W1 Receiver .hot", "W1 floor: closure array + lock", 2.0),
     ("W2 per delivery / plain closure call", "W2 Receiver .hot", "W2 floor: closure array", 1.3),
@@ -95,8 +97,8 @@ RATIOS = [
     ("W15 MetaDisposable.set / OpenCombine", "W15 MetaDisposable.set", "W15 OpenCombine AnyCancellable slot: cancel the old, store the new", 1.0),
     ("W15 MetaDisposable.set / floor", "W15 MetaDisposable.set", "W15 floor: swap a closure in a locked slot, call the old one", None),
     ("W15 OpenCombine / floor", "W15 OpenCombine AnyCancellable slot: cancel the old, store the new", "W15 floor: swap a closure in a locked slot, call the old one", None),
-    # Issue 15's rows: shown beside OpenCombine and the floor (its targets are against
-    # SwiftSignalKit, measured outside this package).
+    # SwiftSignalKit's own benchmark workloads: shown beside OpenCombine and the floor (their
+    # targets are against SwiftSignalKit, measured outside this package).
     ("W16 Bag in order added / floor", "W16 Bag add 64, then remove them in the order added", "W16 floor: append 64 to an array, then remove the last 64", None),
     ("W17 Atomic.modify / floor", "W17 Atomic.modify", "W17 floor: a closure called under a pthread_mutex", None),
     ("W18 single start+dispose / OpenCombine", "W18 Signal.single(v).start() + dispose()", "W18 OpenCombine Just(v).sink + cancel", None),
@@ -118,7 +120,7 @@ for what, numerator, denominator, target in RATIOS:
     print(f"{what:45} {median:7.2f} {target if target is not None else float('nan'):7.2f}  {verdict:3}  "
           f"{' '.join(f'{r:.2f}' for r in ratios)}")
 
-# (what, ours, OpenCombine's nearest equivalent, floor, target bytes): issue 8's targets.
+# (what, ours, OpenCombine's nearest equivalent, floor, target bytes): the adapter's targets.
 BYTES = [
     ("never().start()", "W9 never().start()",
      "W9 OpenCombine Empty(completeImmediately: false).sink", "W9 floor: one object", 119),

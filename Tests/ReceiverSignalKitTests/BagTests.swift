@@ -91,8 +91,8 @@ import Testing
     }
 
     @Test func anItemsDeinitMayUseTheBagWhenRemoveReleasesIt() async {
-        // Issue 14, D6: `remove` released the item inside the bag's exclusive access, so an item
-        // whose `deinit` read the bag crashed ("Simultaneous accesses"). Now the deinit runs once
+        // The defect this pins: `remove` released the item inside the bag's exclusive access, so an
+        // item whose `deinit` read the bag crashed ("Simultaneous accesses"). Now the deinit runs once
         // the bag is whole again: it sees the bag without the item, and may change it.
         await #expect(processExitsWith: .success) {
             startWatchdog()

@@ -17,8 +17,8 @@ import class Foundation.Thread
     }
 
     @Test func settingTheOccupantAgainDisposesItAndKeepsIt() {
-        // As SwiftSignalKit (and MetaDisposable, probe P6): the previous occupant is disposed
-        // even when it is the new one, and it stays under its key.
+        // As SwiftSignalKit (and MetaDisposable; the migration guide's "Quirks we keep"): the
+        // previous occupant is disposed even when it is the new one, and it stays under its key.
         let dict = DisposableDict<Int>()
         let occupant = CountingDisposable()
         dict.set(occupant, forKey: 1)
@@ -29,8 +29,8 @@ import class Foundation.Thread
     }
 
     @Test func settingNilDisposesAndRemovesTheEntry() {
-        // A deliberate difference (probe P7): SwiftSignalKit keeps the disposed entry, so its
-        // `dispose()` disposes it a second time.
+        // A deliberate difference (the migration guide's row "`DisposableDict.set(nil, forKey:)`"):
+        // SwiftSignalKit keeps the disposed entry, so its `dispose()` disposes it a second time.
         let dict = DisposableDict<String>()
         let occupant = CountingDisposable()
         dict.set(occupant, forKey: "k")
@@ -91,8 +91,9 @@ import class Foundation.Thread
     }
 
     @Test func aKeyThatSetNilTakesOutIsReleasedAfterUnlocking() async {
-        // Issue 14, D3: the key stored in the dictionary was released under its lock, so a key whose
-        // `deinit` used the dictionary deadlocked (and stops on the lock rule in debug builds).
+        // The defect this pins: the key stored in the dictionary was released under its lock, so a
+        // key whose `deinit` used the dictionary deadlocked (and stopped on the lock rule in debug
+        // builds).
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             startWatchdog()
             let log = History<String>()

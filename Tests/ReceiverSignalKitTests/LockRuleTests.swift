@@ -1,14 +1,14 @@
 import ReceiverSignalKit
 import Testing
 
-/// The lock rule (issue 14), checked in debug builds: a thread that holds a library lock takes no
+/// The lock rule, checked in debug builds: a thread that holds a library lock takes no
 /// other lock. Locked sections run no user code and release no user value, so only misuse can
 /// break it; these tests break it through the one documented way user code runs under a library
 /// lock — a `DisposableDict` key's `hash(into:)` and `==` — and show that it stops with the
 /// rule's message where a release build would deadlock.
 ///
-/// The same check stopped issue 14's D3 (a key released under the dictionary's lock, whose
-/// `deinit` used the dictionary) with this message before it was fixed, instead of hanging.
+/// The same check stopped an earlier defect — a key released under the dictionary's lock, whose
+/// `deinit` used the dictionary — with this message before it was fixed, instead of hanging.
 @Suite struct LockRuleTests {
     #if DEBUG
     @Test func aLibraryLockTakenUnderALibraryLockStopsWithTheRulesMessage() async {

@@ -16,8 +16,9 @@ import class Foundation.Thread
     }
 
     @Test func settingTheOccupantAgainDisposesItAndKeepsIt() {
-        // SwiftSignalKit's quirk (probe P6), kept: the "previous" occupant is disposed even when
-        // it is the new one, and it stays in the slot, so `dispose()` disposes it again.
+        // SwiftSignalKit's quirk, kept (the migration guide's "Quirks we keep"): the "previous"
+        // occupant is disposed even when it is the new one, and it stays in the slot, so
+        // `dispose()` disposes it again.
         let meta = MetaDisposable()
         let occupant = CountingDisposable()
         meta.set(occupant)

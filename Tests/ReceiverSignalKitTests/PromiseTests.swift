@@ -41,7 +41,8 @@ import class Foundation.Thread
     }
 
     @Test func setStartsTheNewSignalThenDisposesTheOldOne() {
-        // Probe P1, SwiftSignalKit's order: a shared upstream is never torn down and rebuilt.
+        // SwiftSignalKit's order (the migration guide's "Quirks we keep"): a shared upstream is never
+        // torn down and rebuilt.
         let promise = Promise<Int>()
         var events: [String] = []
         func source(_ name: String) -> Signal<Int, NoError> {
@@ -77,7 +78,7 @@ import class Foundation.Thread
     }
 
     @Test func reentrantSetDuringSynchronousEmission() {
-        // Probe P9: the same as SwiftSignalKit.
+        // The same as SwiftSignalKit: next 1, next 10, next 2, late 2.
         let promise = Promise<Int>()
         var events: [String] = []
         promise.get().start(next: { value in
@@ -118,7 +119,7 @@ import class Foundation.Thread
     }
 
     @Test func aPromiseReferencedOnlyByItsSignalKeepsWorking() {
-        // Probe P2: SwiftSignalKit's get() retains the promise.
+        // As in SwiftSignalKit, get() retains the promise (the migration guide's "Quirks we keep").
         func makeSignal(_ source: Signal<Int, NoError>) -> Signal<Int, NoError> {
             let promise = Promise<Int>()
             promise.set(source)
@@ -134,7 +135,7 @@ import class Foundation.Thread
     }
 
     @Test func theSignalAndEachLiveSubscriptionKeepThePromiseAlive() {
-        // Probe P8.
+        // As in SwiftSignalKit: a promise stays alive while only its `get()` signal is held.
         weak var watcher: Promise<Int>?
         var signal: Signal<Int, NoError>?
         do {

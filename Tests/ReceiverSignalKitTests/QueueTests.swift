@@ -259,7 +259,7 @@ import Testing
         }
     }
 
-    // MARK: Bad input (SPEC §5)
+    // MARK: Bad input: misuse stops with a message
 
     /// Dispatch would treat a NaN delay as "never", silently.
     @Test func afterWithANaNDelayStopsWithAMessage() async {

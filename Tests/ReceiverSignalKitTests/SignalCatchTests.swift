@@ -290,7 +290,7 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
         #expect(log.recorded == ["s.subscribe#1", "s.subscribe#2", "s.dispose#1", "completed", "s.dispose#2"])
     }
 
-    // MARK: a synchronous loop whose start ends downstream (issue 14, D4)
+    // MARK: a synchronous loop whose start ends downstream
 
     // A source that ends synchronously makes the loop restart it before the generator of the
     // restarting signal returns; a downstream `take(3)` ends the start during that loop. Then the
@@ -362,7 +362,7 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
         disposable.dispose()
     }
 
-    // MARK: Bad input (SPEC §5): a wait that is not a number would never end, silently
+    // MARK: Bad input: misuse stops with a message; a wait that is not a number would never end, silently
 
     @Test func retryWithANaNDelayIncrementStopsWithAMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

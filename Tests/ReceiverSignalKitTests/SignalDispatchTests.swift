@@ -83,8 +83,10 @@ import Testing
         #expect(events.recorded.isEmpty)
     }
 
-    /// Issue 14, D5: an event produced on the queue waits behind the start's earlier events still
-    /// waiting there, instead of running inline ahead of them (SwiftSignalKit gives 2, 0, 1).
+    /// An event produced on the queue waits behind the start's earlier events still waiting
+    /// there, instead of running inline ahead of them (SwiftSignalKit gives 2, 0, 1; the migration
+    /// guide's row "`deliverOn(queue)`: an event that happens on `queue` while earlier events of
+    /// the same start still wait for `queue`").
     @Test func anEventProducedOnTheQueueWaitsBehindTheStartsEarlierEvents() {
         let queue = Queue(name: "q")
         let (promise, gate) = (ValuePromise(0), DispatchSemaphore(value: 0))

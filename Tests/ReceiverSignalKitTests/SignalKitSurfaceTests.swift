@@ -3,11 +3,14 @@ import ReceiverSignalKit
 import Testing
 
 // Proves, by compiling, that ReceiverSignalKit declares every public declaration of SwiftSignalKit
-// listed in SIGNALKIT.md (sections 1–26, 249 rows) with the same shape: names, argument labels,
-// defaults, observable generic parameter names and return types. Each row is used the way client
-// code uses it, with explicit types, so a wrong shape is a compile error; `// 12.3` is SIGNALKIT.md
-// section 12, row 3. The second suite compiles client shapes from SIGNALKIT.md's "Why
-// `Signal<T, E: Error>` breaks client code" tables.
+// (249 of them, in 26 source files) with the same shape: names, argument labels, defaults,
+// observable generic parameter names and return types. Each declaration is used the way client
+// code uses it, with explicit types, so a wrong shape is a compile error. The sections below are
+// SwiftSignalKit's source files, numbered (`// MARK: - 12 Signal_Combine.swift`), and each use's
+// comment numbers its declaration within that section: `// 12.3` is section 12's third. The second
+// suite compiles client code as SwiftSignalKit apps write it, among it the shapes a
+// `Signal<T, E: Error>` would break: error types that are not `Error` (`Void`, `NoError`, an app's
+// plain enum) in extensions, generic types, typealiases, protocols and helpers.
 //
 // Foundation is deliberately not imported (only its NSObject class), so `Timer` is SwiftSignalKit's.
 import class Foundation.NSObject
@@ -907,7 +910,7 @@ private func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
     }
 }
 
-// MARK: - Client shapes (SIGNALKIT.md "Why `Signal<T, E: Error>` breaks client code")
+// MARK: - Client shapes that a `Signal<T, E: Error>` would break
 
 /// An app error type that does not conform to `Error`: the normal Telegram pattern.
 private enum SurfaceLoadError { case network }

@@ -4,7 +4,8 @@ import Testing
 
 /// What a start's handlers capture is released when the start ends — by `dispose()` or by
 /// terminating — even while the source still holds its subscriber (a request callback, a
-/// registry): SwiftSignalKit's lifetime (issue 13), for every family of operators.
+/// registry): SwiftSignalKit's lifetime (the migration guide's "When things are released, as in
+/// SwiftSignalKit"), for every family of operators.
 @Suite struct SignalLifetimeTests {
     /// One operator under test: how to apply it, and what the source puts to end the start.
     struct Case: CustomTestStringConvertible, Sendable {

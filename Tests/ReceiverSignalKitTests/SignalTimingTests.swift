@@ -277,7 +277,7 @@ import Testing
         #expect(upstreamDisposable.count == 1)
     }
 
-    // MARK: Bad input (SPEC §5): a duration that is not a number would never fire, silently
+    // MARK: Bad input: misuse stops with a message; a duration that is not a number would never fire, silently
 
     /// The message of a process that stopped, as `#expect(processExitsWith:)` observed it.
     private func message(of result: ExitTest.Result?) -> String {

@@ -45,7 +45,8 @@ import Testing
     }
 
     @Test func anItemsDeinitMayUseTheBagWhenRemoveReleasesIt() async {
-        // Issue 14, D6, as for `Bag`.
+        // As for `Bag`: `remove` released the item inside the bag's exclusive access, so an item
+        // whose `deinit` read the bag crashed.
         await #expect(processExitsWith: .success) {
             startWatchdog()
             let bag = SparseBag<OnRelease>()

@@ -9,14 +9,15 @@ final class Logged: Sendable {
     deinit { log.record("\(name) released") }
 }
 
-/// What SwiftSignalKit's own behaviour suite pins beyond the API (SIGNALKIT.md, "Measured against
-/// SwiftSignalKit's own behaviour suite" and "Measured by random programs…"): when handlers,
-/// kept-alive and replaced objects are released, in which order starts are disposed, and that no
-/// handler runs after `dispose()` or after a start has ended. Each test logs a whole trace —
-/// generator runs (`a.subscribe#1`), disposals (`a.dispose#1`), handler calls, `deinit`s — and
-/// compares it with SwiftSignalKit's, cause by cause (the cause's name from SIGNALKIT.md leads
-/// each group). Where we keep our behaviour on purpose, the test pins ours and the migration
-/// guide lists it.
+/// What SwiftSignalKit's own behaviour suite pins beyond the API, and what comparing random
+/// programs with SwiftSignalKit trace for trace found: when handlers, kept-alive and replaced
+/// objects are released, in which order starts are disposed (the migration guide's "When things
+/// are released, as in SwiftSignalKit", Sources/ReceiverSignalKit/ReceiverSignalKit.docc/
+/// MigratingFromSwiftSignalKit.md), and that no handler runs after `dispose()` or after a start
+/// has ended. Each test logs a whole trace — generator runs (`a.subscribe#1`), disposals
+/// (`a.dispose#1`), handler calls, `deinit`s — and compares it with SwiftSignalKit's, one
+/// behaviour per group (its `MARK` names it). Where we keep our behaviour on purpose, the test
+/// pins ours and the migration guide lists it.
 @Suite struct SwiftSignalKitTraceTests {
     // MARK: Handlers kept — a subscriber lets go of its handlers when its start ends
 
@@ -345,7 +346,7 @@ final class Logged: Sendable {
             ])
     }
 
-    // MARK: Synchronous inners — a value before its inner's disposal, inners disposed in SSK's order
+    // MARK: Synchronous inners — a value before its inner's disposal, inners disposed in SwiftSignalKit's order
 
     /// A logged inner that sends `value` and completes as it starts.
     static func synchronous(_ name: String, _ value: Int, _ log: History<String>) -> Signal<Int, TestError> {
@@ -399,7 +400,7 @@ final class Logged: Sendable {
             log.recorded == ["o.subscribe#1", "s.subscribe#1", "next 1", "completed", "o.dispose#1", "s.dispose#1"])
     }
 
-    /// M4: the outer fails while the start is being made; the start is torn down when it returns,
+    /// The outer fails while the start is being made; the start is torn down when it returns,
     /// so the outer's disposal (as its generator returns) comes before the inner's.
     @Test func aSynchronousFailureDisposesTheOuterThenTheInner() {
         let log = History<String>()
@@ -414,10 +415,11 @@ final class Logged: Sendable {
             log.recorded == ["gen1.subscribe#1", "gen2.subscribe#1", "error 1", "gen1.dispose#1", "gen2.dispose#1"])
     }
 
-    /// M3 (ours kept, listed): once the result has failed, a value the outer still puts while its
-    /// generator runs starts no inner. SwiftSignalKit, which cannot stop the outer before its
-    /// generator returns, still starts `gen2` for the value 1 and disposes it: `["gen1.subscribe#1",
-    /// "error 2", "gen2.subscribe#1", "gen2.dispose#1", "gen1.dispose#1"]`.
+    /// Ours, kept (the migration guide's row on an outer value that arrives after the result has
+    /// failed): once the result has failed, a value the outer still puts while its generator runs
+    /// starts no inner. SwiftSignalKit, which cannot stop the outer before its generator returns,
+    /// still starts `gen2` for the value 1 and disposes it: `["gen1.subscribe#1", "error 2",
+    /// "gen2.subscribe#1", "gen2.dispose#1", "gen1.dispose#1"]`.
     @Test func noInnerStartsForAValueThatComesAfterTheResultFailed() {
         let log = History<String>()
         let gen2 = Source<Int>("gen2", log)
@@ -432,10 +434,11 @@ final class Logged: Sendable {
         #expect(gen2.starts == 0)
     }
 
-    /// M1-skip: a lazy promise whose first access sends "A" then "B", read behind two
-    /// `mapToSignal`s. The inner `get()` is started while the outer `mapToSignal` is still making
-    /// its start, inside the synchronous start window, so it delivers both values as SwiftSignalKit
-    /// does (at d7259c3 the switch waited behind the handler, and "B" arrived twice).
+    /// A lazy promise whose first access sends "A" then "B", read behind two `mapToSignal`s. The
+    /// inner `get()` is started while the outer `mapToSignal` is still making its start, inside the
+    /// synchronous start window, so it delivers both values as SwiftSignalKit does (without the
+    /// window, in the library's earlier design, the switch waited behind the handler, and "B"
+    /// arrived twice).
     @Test func aLazyPromiseBehindTwoSwitchesDeliversEverythingItsFirstAccessSends() {
         let log = History<String>()
         let promise = Promise<String>(
@@ -512,7 +515,7 @@ final class Logged: Sendable {
                 == "Subscriber { next: nil, error: nil, completed: nil, disposable: nil, terminated: true }")
     }
 
-    // MARK: R1 — no handler after dispose() returned, when an operator puts a value and its end at once
+    // MARK: No handler after dispose() returned, when an operator puts a value and its end at once
 
     /// `gen |> op |> map { $0 }`, disposed from the handler of the value the operator sends when
     /// `gen` completes: nothing after that, the completion included.
@@ -571,7 +574,7 @@ final class Logged: Sendable {
         #expect(log.recorded == ["gen.subscribe#1", "gen.dispose#1"])
     }
 
-    // MARK: D2 — no work after a start ended downstream
+    // MARK: No work after a start ended downstream
 
     @Test func beforeCompletedDoesNotRunOnceTheStartEndedDownstream() {
         let log = History<String>()
@@ -596,7 +599,7 @@ final class Logged: Sendable {
         #expect(following.starts == 0)
     }
 
-    // MARK: R2 — then does not start its next signal after dispose()
+    // MARK: then does not start its next signal after dispose()
 
     @Test func thenDoesNotStartItsNextSignalWhenDisposedByTheLastValue() {
         let log = History<String>()
@@ -613,7 +616,7 @@ final class Logged: Sendable {
         #expect(other.starts == 0)
     }
 
-    // MARK: T1 and T2 — no leak when a start's handle is dropped
+    // MARK: No leak when a start's handle is dropped
 
     @Test func aNeverEndingQueuedReduceLeftWhoseHandleIsDroppedIsFreed() {
         weak var weakSentinel: Witness?
@@ -632,10 +635,10 @@ final class Logged: Sendable {
         #expect(weakSentinel == nil)
     }
 
-    /// T2: `then` after a never-ending start, and a `mapToSignal` whose inner never ends, each
-    /// started and its handle dropped: once their source is gone, nothing of theirs is left (a
-    /// promise's own `get()` start keeps that promise alive, by design, so the source here is a
-    /// pipe, which its signal holds weakly).
+    /// Where SwiftSignalKit leaks (a cycle through its subscribers): `then` after a never-ending
+    /// start, and a `mapToSignal` whose inner never ends, each started and its handle dropped:
+    /// once their source is gone, nothing of theirs is left (a promise's own `get()` start keeps
+    /// that promise alive, by design, so the source here is a pipe, which its signal holds weakly).
     @Test func startsThatSwiftSignalKitLeaksAreFreedWhenTheirHandleIsDropped() {
         weak var weakWitness: Witness?
         weak var weakPromise: Promise<Int>?

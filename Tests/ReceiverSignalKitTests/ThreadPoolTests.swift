@@ -169,7 +169,7 @@ import Testing
 
     @Test(arguments: [0, -2])
     func aPoolWithoutThreadsStopsWithAMessage(threadCount: Int) async {
-        // Issue 14, D7: this was an `assert`, so a release build made a pool whose tasks never ran.
+        // This was an `assert`, so a release build made a pool whose tasks never ran.
         // `fatalError` prints its message in every build (`swift test -c release` checks that).
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [threadCount] in
             _ = ThreadPool(threadCount: threadCount, threadPriority: 0.5)

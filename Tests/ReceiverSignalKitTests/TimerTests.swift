@@ -130,7 +130,7 @@ import Testing
 
     @Test(arguments: ["-1.0", "0.0", "-inf"])  // as text: an exit test's captures are encoded, and JSON has no -inf
     func aRepeatingTimerWithoutAPositiveTimeoutStopsWithAMessage(timeout: String) async {
-        // Issue 14, D8: a negative repeating timeout crashed inside Dispatch, with no message.
+        // A negative repeating timeout crashed inside Dispatch, with no message.
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [timeout] in
             let timer = Timer(timeout: Double(timeout)!, repeat: true, completion: {}, queue: Queue())
             timer.start()
@@ -144,7 +144,7 @@ import Testing
 
     @Test(arguments: [false, true])
     func aNaNTimeoutStopsWithAMessage(repeating: Bool) async {
-        // Issue 14, D8: a NaN timeout never fired, silently.
+        // A NaN timeout never fired, silently.
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [repeating] in
             let timer = Timer(timeout: .nan, repeat: repeating, completion: {}, queue: Queue())
             timer.start()

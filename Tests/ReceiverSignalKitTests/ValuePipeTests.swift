@@ -52,7 +52,8 @@ import Testing
     }
 
     @Test func aReentrantPutNextIsQueuedNotNested() {
-        // Probe P5, a deliberate difference: SwiftSignalKit gives begin 1, begin 2, end 2, end 1.
+        // A deliberate difference (the migration guide's row on a re-entrant `putNext`): SwiftSignalKit
+        // gives begin 1, begin 2, end 2, end 1.
         let pipe = ValuePipe<Int>()
         var events: [String] = []
         pipe.signal().start(next: { value in

@@ -71,7 +71,8 @@ import class Foundation.Thread
     }
 
     @Test func aReentrantSetIsQueuedNotNested() {
-        // Probe P3, a deliberate difference: SwiftSignalKit gives a 1, a 2, b 2, b 1.
+        // A deliberate difference (the migration guide's row on a re-entrant `ValuePromise.set`):
+        // SwiftSignalKit gives a 1, a 2, b 2, b 1.
         let promise = ValuePromise<Int>()
         var events: [String] = []
         promise.get().start(next: { value in
@@ -84,7 +85,7 @@ import class Foundation.Thread
     }
 
     @Test func ignoreRepeatedDropsValuesEqualToTheCurrentOne() {
-        // Probe P11.
+        // As in SwiftSignalKit.
         let promise = ValuePromise<Int>(ignoreRepeated: true)
         var received: [Int] = []
         promise.get().start(next: { received.append($0) })

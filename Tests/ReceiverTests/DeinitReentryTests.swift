@@ -2,9 +2,10 @@ import Foundation
 import Receiver
 import Testing
 
-/// SPEC §1 "No user code under a lock — deinit included" (issue 9, part 1): for each place the pair
-/// lets go of something, an object released there whose `deinit` calls `broadcast`, `listen` or
-/// `dispose` on the same pair. Each runs in an exit test with a watchdog, so a deinit that runs
+/// "No user code under a lock — deinit included" (the threading contract, Threading and
+/// Re-entrancy article, Sources/Receiver/Receiver.docc/ThreadingAndReentrancy.md): for each place
+/// the pair lets go of something, an object released there whose `deinit` calls `broadcast`,
+/// `listen` or `dispose` on the same pair. Each runs in an exit test with a watchdog, so a deinit that runs
 /// under the pair's lock (and so deadlocks on it) fails the test instead of hanging the suite.
 /// Inside, a broken expectation exits with 3 and says why on stderr; the watchdog exits with 2.
 @Suite struct DeinitReentryTests {

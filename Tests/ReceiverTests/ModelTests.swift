@@ -3,11 +3,11 @@ import Receiver
 import TestSupport
 import Testing
 
-/// The model-based test of SPEC §1–2 (issue 9): random programs of broadcasts, listens and
-/// disposals — also from inside handlers and replays, on pairs of every strategy and receivers
-/// derived with random operator chains — run on the reference model (Model/ReferenceModel.swift)
-/// and on the library; the delivery logs must be identical. A mismatch is shrunk and printed with
-/// both logs and its seed.
+/// The core's model-based test (the strategies, the threading contract and the operators): random
+/// programs of broadcasts, listens and disposals — also from inside handlers and replays, on pairs
+/// of every strategy and receivers derived with random operator chains — run on the reference
+/// model (Model/ReferenceModel.swift) and on the library; the delivery logs must be identical. A
+/// mismatch is shrunk and printed with both logs and its seed.
 ///
 /// CI runs a fixed set of seeds. More: `RECEIVER_MODEL_PROGRAMS=1000000 swift test -c release
 /// --filter ModelTests` (and `RECEIVER_MODEL_SEED=n` to start at seed n, e.g. to reproduce one).
@@ -67,7 +67,7 @@ import Testing
         )
     }
 
-    // MARK: The model against SPEC §1's own examples (the model is checked too, not just trusted)
+    // MARK: The model against the articles' own examples (the model is checked too, not just trusted)
 
     private func received(_ program: ModelProgram) -> [[Int]] {
         let log = ModelRun<ReferenceModel>(program).log

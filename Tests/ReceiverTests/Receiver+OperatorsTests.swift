@@ -1,7 +1,8 @@
 import Receiver
 import Testing
 
-/// SPEC §2: each operator's output, laziness, per-listener state, kept strategy, disposal.
+/// The operators, as their docs state them: each operator's output, laziness, per-listener state,
+/// kept strategy (Choosing a Strategy, "Operators keep the strategy"), disposal.
 @Suite struct ReceiverOperatorsTests {
     /// Broadcasts `waves` into a pair, listens to `derive(receiver)` and returns what it got.
     func run<T>(_ waves: [Int], _ derive: (Receiver<Int>) -> Receiver<T>) -> [T] {
@@ -181,7 +182,7 @@ import Testing
         #expect(transforms == 5)  // the replay ran inside listen; nothing live after it
     }
 
-    // MARK: Bad input (SPEC §5)
+    // MARK: Bad input: misuse stops with a message
 
     @Test func negativeSkipCountStopsWithAMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -1,7 +1,7 @@
 import Receiver
 import Testing
 
-/// `receiver.values` and `receiver.values(bufferingPolicy:)` (SPEC §4, the receiver half).
+/// `receiver.values` and `receiver.values(bufferingPolicy:)`: the receiver's side of async/await.
 ///
 /// Disposal is proved two ways, without sleeps: a counter in a `map` upstream of the stream
 /// (a disposed listener's transform is never called again), and a token captured only by that

@@ -2,9 +2,9 @@ import Foundation
 import Receiver
 import Testing
 
-/// SPEC §1 with real threads. Handlers here record into plain, unsynchronised arrays on purpose:
-/// delivery is serialized by the pair, so `swift test --sanitize=thread` reports a race if it
-/// ever is not.
+/// The threading contract (Threading and Re-entrancy) with real threads. Handlers here record into
+/// plain, unsynchronised arrays on purpose: delivery is serialized by the pair, so
+/// `swift test --sanitize=thread` reports a race if it ever is not.
 @Suite struct ReceiverConcurrencyTests {
     static let workers = 4
     static let wavesPerWorker = 2_000

@@ -1,10 +1,12 @@
 import Receiver
 import Testing
 
-/// SPEC §1 on one thread: strategies, order, re-entrancy, joining during delivery, disposal and
-/// lifetime. The multi-threaded half of the contract is in `ReceiverConcurrencyTests`.
+/// The core's contract on one thread (Choosing a Strategy; the threading contract, Threading and
+/// Re-entrancy article, Sources/Receiver/Receiver.docc/ThreadingAndReentrancy.md): strategies,
+/// order, re-entrancy, joining during delivery, disposal and lifetime. The multi-threaded half of
+/// the contract is in `ReceiverConcurrencyTests`.
 @Suite struct ReceiverTests {
-    // MARK: Strategies (SPEC §1, "Strategies": the table's examples, exactly)
+    // MARK: Strategies (Choosing a Strategy, "Timelines": its examples, exactly)
 
     @Test func coldReplaysEveryWave() {
         let (transmitter, receiver) = Receiver<Int>.make(with: .cold)
@@ -84,7 +86,7 @@ import Testing
         #expect(message.contains("Receiver.Strategy.warm(upTo:) needs a count of 0 or more, got -1"))
     }
 
-    // MARK: Memory (SPEC §1: hot keeps nothing, warm at most n, cold everything)
+    // MARK: Memory (Choosing a Strategy, "Memory": hot keeps nothing, warm at most n, cold everything)
 
     @Test(arguments: [(Receiver<Tracked>.Strategy.hot, 0), (.warm(upTo: 0), 0), (.warm(upTo: 5), 5), (.cold, 1_000)])
     func keepsWhatTheStrategySays(strategy: Receiver<Tracked>.Strategy, kept: Int) {
@@ -98,7 +100,7 @@ import Testing
         _ = (transmitter, receiver)
     }
 
-    // MARK: Order and re-entrancy (SPEC §1, "Delivery, order, threading")
+    // MARK: Order and re-entrancy (Threading and Re-entrancy: "Serialized delivery", "Re-entrant broadcast")
 
     @Test(arguments: allStrategies)
     func listenersAreCalledInTheOrderTheyJoinedEvenAfterOthersLeave(strategy: Receiver<Int>.Strategy) {
@@ -149,7 +151,7 @@ import Testing
         }
     }
 
-    // MARK: Joining during delivery (SPEC §1: before and after are decided by call order)
+    // MARK: Joining during delivery (before and after are decided by call order)
 
     @Test func hotListenerJoiningAfterAQueuedBroadcastMissesIt() {
         let (transmitter, receiver) = Receiver<Int>.make()
@@ -238,7 +240,7 @@ import Testing
         #expect(a == [1, 2, 10])
     }
 
-    // MARK: Disposal (SPEC §1, "Disposal")
+    // MARK: Disposal (Threading and Re-entrancy, "Disposal")
 
     @Test(arguments: allStrategies)
     func disposeStopsTheHandlerAndIsIdempotent(strategy: Receiver<Int>.Strategy) {
@@ -336,7 +338,7 @@ import Testing
         #expect(calls == Array(stride(from: 1, to: 1_000, by: 2)))
     }
 
-    // MARK: Lifetime (SPEC §1, "Lifetime")
+    // MARK: Lifetime (Threading and Re-entrancy, "Ownership")
 
     @Test func droppingTheDisposableDoesNotStopTheListener() {
         let (transmitter, receiver) = Receiver<Int>.make()
@@ -378,7 +380,8 @@ import Testing
         kept?.dispose()
     }
 
-    /// Issue 14, D2: a Receiver 0.0.5 model keeps the transmitter and only a weak receiver.
+    /// A Receiver 0.0.5 model keeps the transmitter and only a weak receiver: the transmitter must
+    /// keep its receiver alive (a weak reference to it stays non-`nil`), without a cycle.
     @Test func theTransmitterKeepsItsReceiverAliveWithoutACycle() {
         final class Model {
             let transmitter: Receiver<Int>.Transmitter

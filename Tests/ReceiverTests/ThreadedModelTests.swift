@@ -3,10 +3,10 @@ import Receiver
 import TestSupport
 import Testing
 
-/// The threaded half of the model-based test (issue 9): threads broadcast, start and dispose
+/// The threaded half of the core's model-based test: threads broadcast, start and dispose
 /// listeners at random on one pair, while listeners react from inside their handlers (broadcast,
-/// start and dispose other listeners). There is no single expected log, so it checks SPEC §1's
-/// invariants on what each listener saw:
+/// start and dispose other listeners). There is no single expected log, so it checks the threading
+/// contract's invariants (Threading and Re-entrancy) on what each listener saw:
 /// - every listener present throughout sees the same sequence (derived ones: its image);
 /// - each thread's broadcasts arrive in its order, a wave broadcast from a handler after its trigger;
 /// - calls to one listener never overlap;

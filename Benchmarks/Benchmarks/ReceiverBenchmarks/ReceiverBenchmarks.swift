@@ -1,5 +1,6 @@
-// Every workload of issue 4 (those of issue 8 are in SignalKitBenchmarks.swift), for Receiver and what it is compared with, in one executable so
-// that the ratios between them are measured under the same conditions.
+// Every workload of the core (the adapter's are in SignalKitBenchmarks.swift), for Receiver and
+// what it is compared with, in one executable so that the ratios between them are measured under
+// the same conditions.
 //
 // Each benchmark does `units` units of work per iteration (its scaling factor, 1,000 unless
 // said otherwise) between `startMeasurement()` and `stopMeasurement()`, so setup is excluded,

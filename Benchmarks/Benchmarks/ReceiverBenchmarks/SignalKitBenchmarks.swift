@@ -1,4 +1,4 @@
-// The workloads of issue 8 for the SwiftSignalKit adapter (ReceiverSignalKit): what a live
+// The adapter's workloads (ReceiverSignalKit, the SwiftSignalKit adapter): what a live
 // subscription costs in memory (W9) and what its everyday operations cost in time (W10–W15),
 // each beside OpenCombine's nearest equivalent and a floor. Those for `combineLatest` and
 // `mapToSignal` are in SignalKitCombinators.swift, built once those functions exist.

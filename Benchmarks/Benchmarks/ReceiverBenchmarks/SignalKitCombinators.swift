@@ -1,9 +1,9 @@
-// The adapter's side of the workloads that need `combineLatest` and `mapToSignal` (issue 8):
+// The adapter's side of its workloads that need `combineLatest` and `mapToSignal`:
 // bytes per live subscription (W9), a `combineLatest` update (W12) and a `mapToSignal` switch
 // (W13). Their OpenCombine equivalents and floors are in SignalKitBenchmarks.swift.
 //
-// Written against SwiftSignalKit's signatures (SIGNALKIT.md: `combineLatest(queue:_:_:_:)`,
-// `mapToSignal(_:)`); built only when Package.swift's `hasCombinators` is true.
+// Written against SwiftSignalKit's signatures (`combineLatest(queue:_:_:_:)`, `mapToSignal(_:)`);
+// built only when Package.swift's `hasCombinators` is true.
 
 import Benchmark
 import ReceiverSignalKit

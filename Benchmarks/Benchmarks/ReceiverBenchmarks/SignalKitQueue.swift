@@ -1,8 +1,9 @@
-// W19 (issue 15): `Queue.isCurrent()`, which `Queue.async`, `Queue.sync`, `deliverOn` and `runOn`
-// ask once per call or event. On a named queue (from inside one of its blocks, and from outside)
-// and for the main queue (from the benchmark's own thread, and from another queue's block). The
-// floor is what SwiftSignalKit's `isCurrent` does: `DispatchQueue.getSpecific(key:)` and an
-// identity comparison. OpenCombine's schedulers have no equivalent question.
+// W19, one of SwiftSignalKit's own benchmark workloads: `Queue.isCurrent()`, which `Queue.async`,
+// `Queue.sync`, `deliverOn` and `runOn` ask once per call or event. On a named queue (from inside
+// one of its blocks, and from outside) and for the main queue (from the benchmark's own thread, and
+// from another queue's block). The floor is what SwiftSignalKit's `isCurrent` does:
+// `DispatchQueue.getSpecific(key:)` and an identity comparison. OpenCombine's schedulers have no
+// equivalent question.
 
 import Benchmark
 import Dispatch

@@ -1,5 +1,5 @@
-// Issue 15's workloads for starts that end at once and for promises fed by them — SwiftSignalKit's
-// own benchmark workloads the adapter trailed on: `single(1).start()` + `dispose()` (W18),
+// The workloads for starts that end at once and for promises fed by them — SwiftSignalKit's own
+// benchmark workloads the adapter trailed on: `single(1).start()` + `dispose()` (W18),
 // `Promise.set(.single(v))` with three subscribers (W20) and a `combineLatest` of sixteen (W21),
 // each beside OpenCombine's nearest equivalent and a floor.
 

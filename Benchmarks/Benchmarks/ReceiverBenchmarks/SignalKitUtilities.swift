@@ -1,4 +1,4 @@
-// The adapter's utilities (issue 15): SwiftSignalKit's own `Bag` and `Atomic.modify` workloads,
+// The adapter's utilities: SwiftSignalKit's own `Bag` and `Atomic.modify` benchmark workloads,
 // each beside a floor. OpenCombine has neither a bag nor an atomic box, so it has no row here.
 
 import Benchmark

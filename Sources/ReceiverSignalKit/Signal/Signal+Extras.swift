@@ -1,6 +1,6 @@
 // Operators the project adds to SwiftSignalKit's: the pipe versions of the core's `skip`,
-// `withPrevious` and `skipNil` (SPEC §3). Each only reshapes a start (see Signal+Mapping.swift for
-// how those are built).
+// `withPrevious` and `skipNil` (listed in the migration guide's "What differs in shape"). Each only
+// reshapes a start (see Signal+Mapping.swift for how those are built).
 
 /// Drops the first `count` values each start receives.
 ///

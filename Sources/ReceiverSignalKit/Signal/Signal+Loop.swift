@@ -35,7 +35,7 @@ extension SignalFeedbackLoopState: Sendable where T: Sendable {}
 ///
 /// Difference from SwiftSignalKit, whose loop closure holds itself and so leaks every start, with
 /// its subscriber and everything `once` captured: here a start lets go of all of it when it is
-/// disposed or ends (SPEC §3, "feedbackLoop breaks its cycle").
+/// disposed or ends (the migration guide's row "`feedbackLoop`").
 ///
 /// - Parameters:
 ///   - once: Makes the signal for the next turn, or returns `nil` to complete.

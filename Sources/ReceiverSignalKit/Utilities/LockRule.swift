@@ -10,7 +10,8 @@ internal import Musl
 /// library lock takes no other lock.** A locked section is a short state change: it calls no user
 /// code and releases no user value (whose `deinit` is user code), so it can never reach another
 /// lock. Two objects may share a stripe of the lock table (`StripedLock`), so breaking the rule can
-/// deadlock a thread on itself; SPEC §1 promises that a `deinit` may call back into the library.
+/// deadlock a thread on itself; and the threading contract promises that a `deinit` may call back
+/// into the library (Threading and Re-entrancy, "No user code under a lock — deinit included").
 ///
 /// Each lock acquisition first calls ``willTake(_:file:line:)``: in a debug build it stops the
 /// program, with a message naming both places, if this thread already holds a library lock, and
@@ -90,7 +91,7 @@ internal import Musl
                 ReceiverSignalKit lock rule broken: \(file):\(line) takes \(what) while this thread \
                 holds the library lock taken at \(held.file):\(held.line). A locked section must not \
                 take another lock, call user code, or release a value whose deinit may run user code \
-                (SPEC §1: no user code under a lock, deinit included): return what it lets go and \
+                (no user code under a lock, deinit included): return what it lets go and \
                 release it after unlocking.
                 """)
         }

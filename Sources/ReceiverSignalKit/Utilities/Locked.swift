@@ -72,9 +72,10 @@ public import Musl
 ///
 /// It repeats the core's private lock on purpose: the core file stays self-contained and keeps
 /// its lock out of its public API. `@unchecked Sendable` because every access to the value happens
-/// under the lock. `withLock` bodies never call user code and take no other lock (SPEC §1; checked
-/// in debug builds by ``LockRule``): what they let go of is returned, and the caller releases it
-/// after unlocking — so write each change as a transition that returns what it took out.
+/// under the lock. `withLock` bodies never call user code and take no other lock (the threading
+/// contract: no user code under a lock, deinit included; checked in debug builds by ``LockRule``):
+/// what they let go of is returned, and the caller releases it after unlocking — so write each
+/// change as a transition that returns what it took out.
 @usableFromInline struct Locked<Value>: @unchecked Sendable {
     @usableFromInline typealias Primitive = LockWord.Primitive
 

@@ -1,4 +1,4 @@
-// A program for the adapter's model-based test (issue 14): driven generators, promises, value
+// A program for the adapter's model-based test: driven generators, promises, value
 // promises, pipes and disposable containers; signals built from them with SwiftSignalKit's
 // operators; starts whose handlers (and the operators' side-effect functions) react to the events
 // they receive; and the top-level steps.

@@ -94,36 +94,40 @@ enum SignalModelFlattening: Equatable {
     /// downstream (only deliveries to the downstream are queued behind it). The library differs
     /// here on purpose, and lists it; kept to measure how often programs tell the two apart.
     case swiftSignalKit
-    /// The library before issue 13 (at d7259c3): everything through the FIFO, an inner's
-    /// synchronous events included, so they arrive after that inner's own disposal.
-    case beforeIssue13
+    /// The library's earlier design, before the synchronous start window:
+    /// everything through the FIFO, an inner's synchronous events included, so they arrive after
+    /// that inner's own disposal.
+    case beforeStartWindow
 }
 
 /// The reference model's switches (the library ignores them). Each names what it changes; the
-/// default is the target: SIGNALKIT.md's behaviour and decisions, and the migration guide's
-/// listed differences.
+/// default is the target: SwiftSignalKit's behaviour, and the migration guide's listed
+/// differences.
 struct SignalModelOptions: Equatable {
-    /// SIGNALKIT.md "Synchronous inners: value after disposal", M1-queue, M4 (decision: match
-    /// SwiftSignalKit if it can be done without nesting deliveries, else list it).
+    /// How `switchToLatest`, `mapToSignal` and `queue` order a synchronous inner's value, its
+    /// disposal and the next inner's start, and when they switch: SwiftSignalKit's order where it
+    /// can be had without nesting deliveries (the migration guide's "When things are released, as
+    /// in SwiftSignalKit"), the listed difference where not (its row "`switchToLatest`,
+    /// `mapToSignal` (and `queue`, …): when the switch happens").
     var flattening = SignalModelFlattening.library
 
-    /// SIGNALKIT.md R1, R2, D2 ("fix": nothing after a start is disposed or has ended) and
-    /// "afterCompleted order" / D3 ("match": its function after the upstream's disposal): `true`
+    /// Nothing after a start is disposed or has ended (no handler, no side effect, no `then`), and
+    /// `afterCompleted`'s function after the upstream's disposal, both as in SwiftSignalKit: `true`
     /// gives every operator's start a subscriber of its own, as SwiftSignalKit does — so a stage
     /// whose start was disposed or ended passes nothing on, and a stage's end disposes its
     /// upstream before the stage's own code goes on. `false`: the operators that only reshape
     /// events (`map`, `filter`, `distinctUntilChanged`, `mapError`, `ignoreValues`,
     /// `reduceLeft(value:f:)`, the `before…`/`after…` side effects, `castError`, the promises'
     /// `get()`, the map after `combineLatest`) have none: they call the downstream handlers
-    /// themselves, inside the upstream's delivery — the library's design at d7259c3.
+    /// themselves, inside the upstream's delivery — the library's earlier design.
     var stagesHaveSubscribers = true
 
     /// The target (the default).
     static let target = SignalModelOptions()
 
-    /// The library as it was before issue 13 (d7259c3): a model that differs from the target on
+    /// The library's earlier design (both switches above): a model that differs from the target on
     /// purpose, for testing the harness.
-    static let beforeIssue13 = SignalModelOptions(flattening: .beforeIssue13, stagesHaveSubscribers: false)
+    static let earlierDesign = SignalModelOptions(flattening: .beforeStartWindow, stagesHaveSubscribers: false)
 }
 
 /// One line of a log.
@@ -299,7 +303,7 @@ struct SignalModelMismatch: CustomStringConvertible {
         return """
             program:
             \(program)
-            model (SIGNALKIT.md, level \(level)\(options == .target ? "" : ", \(options)")):
+            model (level \(level)\(options == .target ? "" : ", \(options)")):
             \(numbered(expected))
             library:
             \(numbered(actual))

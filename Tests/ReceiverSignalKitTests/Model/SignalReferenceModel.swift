@@ -1,32 +1,37 @@
-// The reference model of the adapter: SIGNALKIT.md's behaviour (its tables and its two "Measured
-// …" sections with their decisions) and SPEC §1 and §3, as a plain, sequential program, written
-// from those documents and not from the library's code.
+// The reference model of the adapter: SwiftSignalKit's observable behaviour (each operator's
+// events, the migration guide's "Quirks we keep" and "When things are released, as in
+// SwiftSignalKit") and the differences the migration guide lists in "Behaviour that differs, and
+// why" (Sources/ReceiverSignalKit/ReceiverSignalKit.docc/MigratingFromSwiftSignalKit.md), as a
+// plain, sequential program, written from that behaviour and not from the library's code.
 //
 // Its structure is SwiftSignalKit's, because the target is SwiftSignalKit's observable behaviour,
 // including when things are disposed: every operator's start has a subscriber of its own; a
 // subscriber that terminates calls its handler, then disposes what its generator returned; a
 // start's handle disposes that too, through a reference of its own (so when a handler disposes
 // the handle of the start that is terminating, the generator is disposed right then, as
-// SwiftSignalKit's `afterCompleted` trace shows). Then it differs where SPEC §3 and SIGNALKIT.md's
-// decisions say the library differs on purpose:
+// SwiftSignalKit's `afterCompleted` trace shows). Then it differs where the migration guide says
+// the library differs on purpose:
 // - a put into a subscriber whose handler is running is queued and delivered after it returns,
-//   FIFO, never nested; promises, value promises and pipes are SPEC §1 pairs (queued, replayed to
-//   a start that joins, in the order of the calls);
+//   FIFO, never nested; promises, value promises and pipes are the core's pairs (queued, replayed
+//   to a start that joins, in the order of the calls: the threading contract, Threading and
+//   Re-entrancy article, Sources/Receiver/Receiver.docc/ThreadingAndReentrancy.md);
 // - a start's `dispose()` stops its subscriber first, then disposes what the generator returned,
-//   so nothing is delivered after it returns;
+//   so nothing is delivered after it returns (the guide's row "Disposal order of a start");
 // - every disposable is disposed at most once (SwiftSignalKit disposes some twice);
 // - `switchToLatest` and `mapToSignal` ignore everything a replaced inner sends (its completion
-//   included), start no inner once their start has terminated (M3), and never switch inside the
-//   start of an inner: a value that arrives meanwhile switches once that start has returned;
-// - `SignalModelOptions.flattening`, where SIGNALKIT.md says "match if it can be done without
-//   nesting": the target is the library's listed decision (`.library`: one FIFO per start, the
+//   included), start no inner once their start has terminated (the guide's row on an outer value
+//   that arrives after the result has failed), and never switch inside the start of an inner: a
+//   value that arrives meanwhile switches once that start has returned;
+// - `SignalModelOptions.flattening`, where the library matches SwiftSignalKit only as far as it
+//   can without nesting deliveries: the target is the library's listed behaviour (the guide's
+//   rows on `switchToLatest`, `mapToSignal` and `queue`; `.library`: one FIFO per start, the
 //   switch queued while the start handles an event, an inner's own synchronous events handled at
 //   once); `.swiftSignalKit` is SwiftSignalKit's nested switch, kept for comparison.
 //
-// `SignalModelOptions.beforeIssue13` models the library as it was before issue 13 (at d7259c3):
-// a flattening start's single FIFO, and operators that only reshape events with no subscriber of
-// their own (written from the library's design as its comments described it then); the harness's
-// own test uses it as a model that differs on purpose.
+// `SignalModelOptions.earlierDesign` models the library's earlier design: a flattening start's
+// single FIFO with no synchronous start window, and operators that only reshape events with no
+// subscriber of their own (written from the library's design as its
+// comments described it then); the harness's own test uses it as a model that differs on purpose.
 //
 // It is slow on purpose (no compaction, linear scans) so that it stays obviously right.
 //
@@ -102,8 +107,9 @@ final class SignalReferenceModel: SignalModelEngine {
         }
     }
 
-    /// What a driven generator returns: logs `gN.dispose#k`, once (SIGNALKIT.md "Disposed twice":
-    /// keep ours), then puts the program's `disposalPuts` into its subscriber.
+    /// What a driven generator returns: logs `gN.dispose#k`, once (where SwiftSignalKit disposes
+    /// some twice: the guide's row "A generator's disposable, when its start has ended and is then
+    /// disposed"), then puts the program's `disposalPuts` into its subscriber.
     final class GeneratorDisposal: Disposal {
         private weak var context: (any SignalModelContext)?
         private weak var subscriber: Subscriber?
@@ -179,7 +185,8 @@ final class SignalReferenceModel: SignalModelEngine {
         }
 
         /// `putNext`, `putError`, `putCompletion`: delivered now, or after the handler call in
-        /// progress returns (SPEC §3: queued FIFO, never nested).
+        /// progress returns (queued FIFO, never nested: the guide's row "A `putNext` made from
+        /// inside a handler of the same subscriber").
         func put(_ event: SignalModelPut) {
             guard !isTerminated else { return }
             guard !isDelivering else {
@@ -247,7 +254,7 @@ final class SignalReferenceModel: SignalModelEngine {
         }
     }
 
-    // MARK: Pairs (SPEC §1): promises, value promises, pipes
+    // MARK: Pairs (the core's, as the threading contract states them): promises, value promises, pipes
 
     final class PairListener {
         /// How many values the pair had broadcast when it joined: it gets live values from here.
@@ -457,7 +464,7 @@ final class SignalReferenceModel: SignalModelEngine {
     /// `reduceLeft(value:f:)`, the `before…`/`after…` side effects, `castError`, `Promise.get`, …):
     /// as in SwiftSignalKit, a `Signal { subscriber in … }` whose subscriber `body` puts into (the
     /// target); with `stagesHaveSubscribers == false`, `body` calls the downstream handlers
-    /// itself and its start is the start (the library at d7259c3).
+    /// itself and its start is the start (the library's earlier design).
     private func stage(_ handlers: Handlers, _ body: @escaping (Handlers) -> Disposal) -> Disposal {
         guard options.stagesHaveSubscribers else { return body(handlers) }
         return start(generator: { body(Self.handlers($0)) }, handlers)
@@ -549,8 +556,9 @@ final class SignalReferenceModel: SignalModelEngine {
             return GeneratorDisposal(
                 context, subscriber, generator: generator, start: number, puts: program.disposalPuts[generator])
         case .take(let count, let upstream):
-            // SIGNALKIT.md, take: passes the first `count` values and completes right after the
-            // `count`-th; `take(0)` subscribes and completes only when the upstream completes.
+            // SwiftSignalKit's `take`: passes the first `count` values and completes right after the
+            // `count`-th; `take(0)` subscribes and completes only when the upstream completes (the
+            // guide's "Quirks we keep").
             if count == 0 { reach(.takeZero) }
             var taken = 0
             return start(
@@ -744,7 +752,7 @@ final class SignalReferenceModel: SignalModelEngine {
 
         /// An outer value: its inner starts now (switching), or waits its turn (queueing).
         func enqueue(_ value: Int) {
-            guard !subscriber.isTerminated else { return }  // M3: no work for a finished result
+            guard !subscriber.isTerminated else { return }  // no work for a finished result
             if isQueueing, isExecuting {
                 model.reach(.queuedInner)
                 return waiting.append(value)
@@ -836,7 +844,7 @@ final class SignalReferenceModel: SignalModelEngine {
         return state
     }
 
-    /// `SignalModelFlattening.library` (with `synchronousWindow`) and `.beforeIssue13`
+    /// `SignalModelFlattening.library` (with `synchronousWindow`) and `.beforeStartWindow`
     /// (without): one FIFO of events per start.
     final class QueuedFlattening: Disposal {
         enum Event {
@@ -971,8 +979,8 @@ final class SignalReferenceModel: SignalModelEngine {
         private func isInWindow(_ generation: Int) -> Bool { window == generation && !isDisposed }
 
         /// The current inner completed: the next waiting one to run, if any; otherwise the start
-        /// completes if the outer has. (Before issue 13 the finished inner was let go here; now
-        /// it stays until the next one replaces it, or the end.)
+        /// completes if the outer has. (Without the window the finished inner is let go here;
+        /// with it, it stays until the next one replaces it, or the end.)
         private func innerCompleted() -> Int? {
             isInnerRunning = false
             if !hasSynchronousWindow { inner = nil }
@@ -984,7 +992,7 @@ final class SignalReferenceModel: SignalModelEngine {
         private func fail(_ failure: Int) { end { $0.put(.error(failure)) } }
 
         /// The downstream's terminal event, then the teardown — once the start has been made, if
-        /// it is still being made (with the window; before issue 13, at once).
+        /// it is still being made (with the window; without it, at once).
         private func end(_ terminate: (Subscriber) -> Void) {
             guard !isEnded else { return }
             isEnded = true

@@ -1,4 +1,4 @@
-// A program for the model-based test (issue 9): pairs, receivers derived from them with operator
+// A program for the core's model-based test: pairs, receivers derived from them with operator
 // chains, listeners that react to the waves they receive, and the top-level steps.
 //
 // Plain Swift with no test framework, so the fuzz target (Tests/Fuzz) compiles it too.
@@ -35,7 +35,7 @@ enum ModelOperator: Equatable {
     static func optional(_ k: Int, _ wave: Int) -> Int? { wave % (k + 2) == 1 ? nil : wave }
 }
 
-/// What a pair keeps for new listeners (SPEC §1): the model's own copy of `Receiver.Strategy`.
+/// What a pair keeps for new listeners (Choosing a Strategy): the model's own copy of `Receiver.Strategy`.
 enum ModelStrategy: Equatable {
     case hot
     case warm(Int)

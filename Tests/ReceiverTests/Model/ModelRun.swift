@@ -110,7 +110,7 @@ struct ModelMismatch: CustomStringConvertible {
         return """
             program:
             \(program)
-            model (SPEC §1–2):
+            model (the threading contract and the operators):
             \(numbered(expected))
             library:
             \(numbered(actual))

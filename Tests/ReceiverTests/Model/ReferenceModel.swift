@@ -1,4 +1,6 @@
-// The reference model: SPEC §1–2 as a plain, sequential program, written from the spec and not
+// The reference model: the core's contract — the strategies (Choosing a Strategy), the threading
+// contract (Threading and Re-entrancy, Sources/Receiver/Receiver.docc/ThreadingAndReentrancy.md)
+// and the operators' docs — as a plain, sequential program, written from those documents and not
 // from the library's code. It is slow on purpose (linear scans, no compaction, no lock) so that it
 // stays obviously right; the model-based test compares the library's delivery log with its log.
 //
@@ -6,7 +8,7 @@
 
 final class ReferenceModel: ModelEngine {
     /// A listener on a pair. A derived receiver's listener is one pair listener whose `deliver`
-    /// runs that listener's own operator stages (SPEC §2: operators are per listener).
+    /// runs that listener's own operator stages (operators are per listener, each with its own state).
     final class Listener {
         /// How many waves the pair had broadcast when it joined: it gets live waves numbered from here.
         let since: Int
@@ -47,8 +49,9 @@ final class ReferenceModel: ModelEngine {
         receivers = program.receivers
     }
 
-    /// SPEC §1 "Serialized delivery", "Re-entrancy": a wave broadcast while the pair delivers is
-    /// queued, and the delivering call delivers it after the current wave, FIFO.
+    /// Threading and Re-entrancy, "Serialized delivery", "Re-entrant broadcast": a wave broadcast
+    /// while the pair delivers is queued, and the delivering call delivers it after the current
+    /// wave, FIFO.
     func broadcast(pair index: Int, value: Int) {
         let pair = pairs[index]
         let number = pair.broadcasts
@@ -79,7 +82,7 @@ final class ReferenceModel: ModelEngine {
         pair.delivering = false
     }
 
-    /// SPEC §1 "Replay is synchronous": the kept waves, then the live waves held meanwhile, all
+    /// Threading and Re-entrancy, "Replay is synchronous": the kept waves, then the live waves held meanwhile, all
     /// before `listen` returns.
     func listen(receiver: Int, handler: @escaping (Int) -> Void) -> Subscription {
         let spec = receivers[receiver]
@@ -96,13 +99,13 @@ final class ReferenceModel: ModelEngine {
         return Subscription(listener: listener)
     }
 
-    /// SPEC §1 "Disposal": never called again; disposing a derived listener disposes its upstream.
+    /// Threading and Re-entrancy, "Disposal": never called again; disposing a derived listener disposes its upstream.
     func dispose(_ subscription: Subscription) {
         subscription.listener.disposed = true
         subscription.listener.held = []
     }
 
-    /// SPEC §2: each operator with this listener's own state.
+    /// The operators, each with this listener's own state.
     private func stages(_ operators: [ModelOperator], for listener: Listener, then handler: @escaping (Int) -> Void)
         -> (Int) -> Void
     {
