@@ -425,6 +425,28 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
         #expect(starts.with { $0 } == 3)  // the fourth was asked for, then the loop was disposed
     }
 
+    @Test func aLoopPausedUnderMapToSignalThenOrCatchIsDisposedByTheTakeAfterThem() {
+        let cached = ValuePromise(1)
+        let starts = Atomic(value: 0)
+        let counted = Signal<Int, NoError> { subscriber in
+            starts.modify { $0 + 1 }
+            return (cached.get() |> take(1)).start(
+                next: { subscriber.putNext($0) }, completed: { subscriber.putCompletion() })
+        }
+        let chains: [(Signal<Int, NoError>) -> Signal<Int, NoError>] = [
+            { loop in Signal<Int, NoError>.single(0) |> mapToSignal { _ in loop } },
+            { loop in Signal<Int, NoError>.complete() |> then(loop) },
+            { loop in Signal<Int, TestError>.fail(TestError(code: 1)) |> `catch` { _ in loop } },
+        ]
+        for chain in chains {
+            starts.swap(0)
+            var received = 0
+            (chain(restart(counted)) |> take(3)).start(next: { received += $0 })
+            #expect(received == 3)
+            #expect(starts.with { $0 } == 3)
+        }
+    }
+
     // MARK: a synchronous loop nothing can stop
 
     // An operator after the loop that waits for another input or for a timer starts those only
