@@ -459,7 +459,7 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(
-            message.contains("A restart loop (restart, recurse, restartIfError, restartOrMapError or feedbackLoop)"))
+            message.contains("A restart loop (restart, recurse, restartIfError or restartOrMapError)"))
         #expect(message.contains("started its source 100000 times in a row"))
     }
 

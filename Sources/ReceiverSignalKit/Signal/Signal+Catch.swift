@@ -23,6 +23,7 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
 // |> timeout(…)`, whose timer would start only after the upstream's `start` returns — would spin
 // forever. After `Restarts.synchronousLimit` starts in a row without returning, it stops the
 // program with a message instead; SwiftSignalKit, which recurses, overflows the stack far sooner.
+// Not `feedbackLoop`'s: its `once` decides when it ends (draining a long queue synchronously, say).
 
 /// Starts a source again each time one of its handlers calls ``request()``, in a loop on the
 /// thread that asked (never recursively), until ``dispose()``.
@@ -48,18 +49,24 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
     }
 
     private let state: Locked<State>
+    /// Whether the loop stops the program after `synchronousLimit` starts in a row.
+    private let isLimited: Bool
 
-    private init(step: @escaping Step) { state = Locked(State(step: step)) }
+    private init(step: @escaping Step, isLimited: Bool) {
+        (state, self.isLimited) = (Locked(State(step: step)), isLimited)
+    }
 
     /// Makes the loop, hands it to `subscriber` as what stops its start, and makes the first
-    /// start, on this thread.
+    /// start, on this thread. `isLimited`: it stops the program after `synchronousLimit` starts in
+    /// a row (not for `feedbackLoop`, whose `once` ends it).
     ///
     /// Handed over before the loop's first turn rather than when the generator returns it: if the
     /// start ends while the loop runs (its subscriber terminates, or the downstream disposes it),
     /// the loop is disposed then, and stops at its next turn instead of running on unseen.
-    @usableFromInline static func start<T, E>(serving subscriber: Subscriber<T, E>, _ step: @escaping Step) -> Restarts
-    {
-        let restarts = Restarts(step: step)
+    @usableFromInline static func start<T, E>(
+        serving subscriber: Subscriber<T, E>, isLimited: Bool = true, _ step: @escaping Step
+    ) -> Restarts {
+        let restarts = Restarts(step: step, isLimited: isLimited)
         subscriber.core.assign(restarts)
         restarts.request(around: StartsBeingMade.innermost)
         return restarts
@@ -104,7 +111,7 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
     private func loop(around: UnsafeMutableRawPointer?) {
         var again = true
         var turns = 0
-        let limit = Self.synchronousLimit
+        let limit = isLimited ? Self.synchronousLimit : .max
         while again,
             let step = state.withLock({ state in
                 state.isRequested = false
@@ -138,7 +145,7 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
     /// Stops the program: the loop has restarted its source `synchronousLimit` times in a row.
     private static func stopSpinning() -> Never {
         fatalError(
-            "A restart loop (restart, recurse, restartIfError, restartOrMapError or feedbackLoop) started its source "
+            "A restart loop (restart, recurse, restartIfError or restartOrMapError) started its source "
                 + "\(synchronousLimit) times in a row, each start asked for by the one before from inside its start, "
                 + "and nothing around it can stop it: an operator after it that waits for another input or a timer "
                 + "(combineLatest, timeout) only starts once the loop returns. Make the source asynchronous (deliverOn), "
