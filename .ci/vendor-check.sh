@@ -97,6 +97,10 @@ while IFS='|' read -r name text; do
         head -5 "$dir/err.txt" >&2
         exit 1
     fi
+    if grep -qF "CONTINUATION MISUSE" "$dir/err.txt"; then
+        echo "FAIL: misuse '$name' leaked a continuation (-O)" >&2
+        exit 1
+    fi
     echo "misuse $name: stops with \"$text\""
 done <<'CASES'
 warm|Receiver.Strategy.warm(upTo:) needs a count of 0 or more, got -1
@@ -106,6 +110,8 @@ signal-skip|skip(_:) needs a count of 0 or more, got -4
 thread-pool|ThreadPool(threadCount:threadPriority:) needs at least one thread, got 0
 timer|needs a timeout that is a number, got nan
 delay|got nan
+get-never|Signal.get() needs a value, but the signal let go of its subscriber without sending one
+restart-spin|started its source 100000 times in a row
 CASES
 
 echo "vendor-check: ok"

@@ -12,6 +12,8 @@ case "signal-skip": _ = Signal<Int, NoError>.never() |> skip(-4)
 case "thread-pool": _ = ThreadPool(threadCount: 0, threadPriority: 0.5)
 case "timer": _ = Timer(timeout: .nan, repeat: false, completion: {}, queue: Queue())
 case "delay": _ = Signal<Int, NoError>.single(1) |> delay(.nan, queue: Queue())
+case "get-never": _ = await Signal<Int, NoError>.never().get()
+case "restart-spin": (combineLatest(restart(Signal<Int, NoError>.single(1)), .single(2)) |> take(3)).start()
 default: print("no such case")
 }
 print("did not stop")

@@ -149,4 +149,66 @@ import Testing
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("Signal.get() needs a value"))
     }
+
+    // MARK: get() when the source lets go of its subscriber without a value: none can come
+
+    // Each runs `get()` in a child process, which must stop with get()'s message for a source that
+    // let go of its subscriber, and without the runtime's report of a leaked continuation.
+
+    /// Checks what a child process that ran `get()` wrote to its standard error.
+    private func expectStopped(_ result: ExitTest.Result?, _ name: String) {
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("the signal let go of its subscriber without sending one"), "\(name)")
+        #expect(!message.contains("CONTINUATION MISUSE"), "\(name)")
+    }
+
+    @Test func getOfNeverStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = await Signal<Int, NoError>.never().get()
+        }
+        expectStopped(result, "never()")
+    }
+
+    @Test func getOfTheSignalOfAPipeThatIsGoneStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = await ValuePipe<Int>().signal().get()
+        }
+        expectStopped(result, "ValuePipe")
+    }
+
+    @Test func getOfAGeneratorThatKeepsNoSubscriberStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = await Signal<Int, NoError> { subscriber in
+                _ = subscriber.description  // looked at, not kept
+                return ActionDisposable {}
+            }.get()
+        }
+        expectStopped(result, "generator")
+    }
+
+    @Test func getOfASourceThatLetsGoFromAnotherThreadStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = await Signal<Int, NoError> { subscriber in
+                let held = Atomic<Subscriber<Int, NoError>?>(value: subscriber)
+                Queue.concurrentDefaultQueue().async { held.swap(nil) }
+                return EmptyDisposable
+            }.get()
+        }
+        expectStopped(result, "let go later")
+    }
+
+    @Test func getOfASourceThatKeepsItsSubscriberAndSendsLaterReturnsTheValue() async {
+        let pipe = ValuePipe<Int>()
+        let (started, starting) = AsyncStream<Void>.makeStream()
+        let signal = Signal<Int, NoError> { subscriber in
+            let listening = pipe.signal().start(next: subscriber.putNext)
+            starting.yield()
+            return listening
+        }
+        async let value = signal.get()
+        var iterator = started.makeAsyncIterator()
+        await iterator.next()  // get() listens: the value reaches it
+        pipe.putNext(5)
+        #expect(await value == 5)
+    }
 }

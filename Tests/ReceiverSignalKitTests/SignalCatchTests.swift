@@ -362,6 +362,123 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
         disposable.dispose()
     }
 
+    // MARK: a loop paused by a start around it that is not its downstream
+
+    // A start being made around a loop that ends pauses the loop only until that start's generator
+    // returns: if that start's end does not dispose the loop (it was not its upstream), the loop
+    // resumes. Here the loop feeds a promise, set from inside another start's generator, which the
+    // poll's second run completes: the promise gets every value either way.
+
+    /// Runs 1, 2, 3 complete synchronously, run 4 stays; run 2 first completes `other`'s start.
+    private func poll(completing other: Atomic<Subscriber<Int, NoError>?>) -> Signal<Int, NoError> {
+        let runs = Atomic(value: 0)
+        return Signal { subscriber in
+            let run = runs.modify { $0 + 1 }
+            subscriber.putNext(run)
+            if run == 2 { other.with { $0 }?.putCompletion() }
+            if run < 4 { subscriber.putCompletion() }
+            return EmptyDisposable
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func aPromiseSetToARestartLoopGetsEveryValueAlsoFromInsideAGeneratorThatEnds(insideAGenerator: Bool) {
+        let other = Atomic<Subscriber<Int, NoError>?>(value: nil)
+        let promise = Promise<Int>()
+        var seen: [Int] = []
+        let listening = promise.get().start(next: { seen.append($0) })
+        if insideAGenerator {
+            var otherCompleted = false
+            Signal<Int, NoError> { subscriber in
+                other.swap(subscriber)
+                promise.set(restart(poll(completing: other)))  // set up lazily, on first use
+                return EmptyDisposable
+            }.start(completed: { otherCompleted = true })
+            #expect(otherCompleted)  // ended by the poll's second run, while its generator ran
+        } else {
+            promise.set(restart(poll(completing: other)))
+        }
+        #expect(seen == [1, 2, 3, 4])
+        listening.dispose()
+    }
+
+    @Test func aLazyPromiseWhoseFirstStartEndsAtOnceStillGetsEveryValueOfItsLoop() {
+        let promise = Promise<Int>(initializeOnFirstAccess: restart(poll(completing: Atomic(value: nil))))
+        var first: [Int] = []
+        // The loop starts inside `take(1)`'s generator, which ends with its first value.
+        (promise.get() |> take(1)).start(next: { first.append($0) })
+        #expect(first == [1])
+        #expect(current(promise.get()) == 4)
+    }
+
+    @Test func aLoopPausedByItsDownstreamTakeIsDisposedByIt() {
+        let cached = ValuePromise(1)
+        let starts = Atomic(value: 0)
+        let counted = Signal<Int, NoError> { subscriber in
+            starts.modify { $0 + 1 }
+            return (cached.get() |> take(1)).start(
+                next: { subscriber.putNext($0) }, completed: { subscriber.putCompletion() })
+        }
+        var received = 0
+        (restart(counted) |> take(3)).start(next: { received += $0 })
+        #expect(received == 3)
+        #expect(starts.with { $0 } == 3)  // the fourth was asked for, then the loop was disposed
+    }
+
+    @Test func aLoopPausedUnderMapToSignalThenOrCatchIsDisposedByTheTakeAfterThem() {
+        let cached = ValuePromise(1)
+        let starts = Atomic(value: 0)
+        let counted = Signal<Int, NoError> { subscriber in
+            starts.modify { $0 + 1 }
+            return (cached.get() |> take(1)).start(
+                next: { subscriber.putNext($0) }, completed: { subscriber.putCompletion() })
+        }
+        let chains: [(Signal<Int, NoError>) -> Signal<Int, NoError>] = [
+            { loop in Signal<Int, NoError>.single(0) |> mapToSignal { _ in loop } },
+            { loop in Signal<Int, NoError>.complete() |> then(loop) },
+            { loop in Signal<Int, TestError>.fail(TestError(code: 1)) |> `catch` { _ in loop } },
+        ]
+        for chain in chains {
+            starts.swap(0)
+            var received = 0
+            (chain(restart(counted)) |> take(3)).start(next: { received += $0 })
+            #expect(received == 3)
+            #expect(starts.with { $0 } == 3)
+        }
+    }
+
+    // MARK: a synchronous loop nothing can stop
+
+    // An operator after the loop that waits for another input or for a timer starts those only
+    // once the loop's start returns, which it never does: the loop stops the program with a
+    // message after `synchronousLimit` starts in a row (SwiftSignalKit overflows the stack).
+
+    @Test func aSynchronousRestartLoopInsideCombineLatestStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            (combineLatest(restart(Signal<Int, NoError>.single(1)), .single(2)) |> take(3)).start()
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(
+            message.contains("A restart loop (restart, recurse, restartIfError or restartOrMapError)"))
+        #expect(message.contains("started its source 100000 times in a row"))
+    }
+
+    @Test func aSynchronousRestartIfErrorLoopUnderATimeoutStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            (restartIfError(Signal<Int, TestError>.fail(TestError(code: 1)))
+                |> timeout(0.3, queue: Queue(), alternate: .single(0))).start()
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("started its source 100000 times in a row"))
+    }
+
+    @Test func aLoopJustBelowTheLimitRunsToTheEnd() {
+        let cached = ValuePromise(1)
+        var received = 0
+        (restart(cached.get() |> take(1)) |> take(99_999)).start(next: { received += $0 })
+        #expect(received == 99_999)
+    }
+
     // MARK: Bad input: misuse stops with a message; a wait that is not a number would never end, silently
 
     @Test func retryWithANaNDelayIncrementStopsWithAMessage() async {

@@ -170,4 +170,38 @@ import Testing
             #expect(witness() == nil)
         }
     }
+
+    /// SwiftSignalKit keeps this start alive for good through a retain cycle, and never disposes
+    /// `gen`'s disposables; here, once every reference is dropped without `dispose()`, it is freed,
+    /// and the promise, freed with it, disposes the run of `gen` it was set to (the migration
+    /// guide's row on abandoned starts).
+    @Test func anAbandonedStartWhoseHandlersLeadBackThroughAPromiseIsFreed() {
+        let disposals = Atomic<[Int]>(value: [])
+        let subscribers = Atomic<[Subscriber<Int, NoError>]>(value: [])
+        weak var weakPromise: Promise<Int>?
+        weak var weakWitness: Witness?
+        do {
+            let promise = Promise<Int>()
+            let witness = Witness()
+            (weakPromise, weakWitness) = (promise, witness)
+            let gen = Signal<Int, NoError> { subscriber in
+                let run = subscribers.modify { $0 + [subscriber] }.count
+                return ActionDisposable { disposals.modify { $0 + [run] } }
+            }
+            var start: (any Disposable)? =
+                (Signal<Int, NoError>.single(0) |> mapToSignal { _ in gen }
+                |> mapToSignal { [promise.get(), .never()][$0 % 2] })
+                .start(next: { _ in _ = witness })
+            subscribers.with { $0[0] }.putNext(0)
+            subscribers.with { $0[0] }.putNext(5)
+            promise.set(gen)
+            #expect(subscribers.with { $0.count } == 2)
+            start = nil
+            _ = start
+        }
+        subscribers.swap([])  // the source lets go of its subscribers too: nothing is left
+        #expect(weakPromise == nil)
+        #expect(weakWitness == nil)
+        #expect(disposals.with { $0 } == [2])
+    }
 }

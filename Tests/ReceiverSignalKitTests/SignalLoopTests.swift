@@ -66,6 +66,21 @@ private func describe(_ state: SignalFeedbackLoopState<Int>) -> String {
             ])
     }
 
+    /// `once` ends the loop, so it has no limit on synchronous turns (restart's stops after 100,000).
+    @Test func feedbackLoopRunsMoreSynchronousTurnsThanRestartsLimit() {
+        var turns = 0
+        var completed = false
+        let signal: Signal<Never, NoError> = feedbackLoop(
+            once: { (_: SignalFeedbackLoopState<Int>) in
+                turns += 1
+                return turns <= 150_000 ? .complete() : nil
+            },
+            reduce: { lhs, _ in lhs })
+        signal.start(completed: { completed = true })
+        #expect(turns == 150_001)
+        #expect(completed)
+    }
+
     @Test func feedbackLoopPassesOnATurnsError() {
         let log = History<String>()
         let turn = Turn("l1", log)

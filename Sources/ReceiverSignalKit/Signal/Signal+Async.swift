@@ -107,32 +107,32 @@ extension Signal where E == NoError {
     /// let name = await profile.get().get()   // the current name
     /// ```
     ///
-    /// Differences from SwiftSignalKit, which never resumes in either case: a signal that
-    /// completes without a value stops the program with a message that says so (use ``first()`` to get
-    /// `nil` instead), and cancelling the task does not stop the wait, since there is no value to
-    /// return (use `first()` to be cancellable).
+    /// When no value can come, it stops the program with a message that says why, in release
+    /// builds too, where SwiftSignalKit never resumes (and its task hangs for good):
+    /// - the signal completes without a value (use ``first()`` to get `nil` instead);
+    /// - the signal lets go of its subscriber without a value, so nothing can send one any more:
+    ///   `never()`, a `ValuePipe` that is gone, a generator that keeps no subscriber. (A source
+    ///   that keeps its subscriber, an empty `Promise`, say, is waited for, however long.)
+    ///
+    /// Cancelling the task does not stop the wait, since there is no value to return (use
+    /// `first()` to be cancellable). The continuation is resumed exactly once, or never when the
+    /// program stops: it is never leaked.
     ///
     /// - Returns: The first value.
-    /// - Precondition: The signal sends a value before it completes.
+    /// - Precondition: The signal sends a value before it completes or lets go of its subscriber.
     public func get() async -> T {
         await withCheckedContinuation { (continuation: CheckedContinuation<Unchecked<T>, Never>) in
-            let resumed = Locked(false)
+            let waiter = GetWaiter(continuation)
             let subscription = MetaDisposable()
             subscription.set(
                 start(
                     next: { value in
-                        guard
-                            resumed.withLock({ resumed in
-                                defer { resumed = true }
-                                return !resumed
-                            })
-                        else { return }
+                        guard let continuation = waiter.take() else { return }
                         subscription.dispose()
                         continuation.resume(returning: Unchecked(value))
                     },
                     completed: {
-                        let hasValue = resumed.withLock { $0 }
-                        guard hasValue else {
+                        guard waiter.isResumed else {
                             fatalError(
                                 "Signal.get() needs a value, but the signal completed without one; first() returns nil instead"
                             )
@@ -140,5 +140,32 @@ extension Signal where E == NoError {
                     }
                 ))
         }.value
+    }
+}
+
+/// `get()`'s continuation, shared by its handlers and handed out at most once. The handlers are
+/// its only holders: when they are let go of while it still waits, the source has let go of its
+/// subscriber without a value, and no value can come. Then its `deinit` stops the program with a
+/// message rather than let the continuation go unresumed (which the runtime reports as a misuse,
+/// leaving the task suspended for good); it stops before the continuation is released.
+final class GetWaiter<T>: @unchecked Sendable {
+    private let continuation: Locked<CheckedContinuation<Unchecked<T>, Never>?>
+
+    init(_ continuation: CheckedContinuation<Unchecked<T>, Never>) { self.continuation = Locked(continuation) }
+
+    /// The continuation, to resume, if nobody has taken it yet.
+    func take() -> CheckedContinuation<Unchecked<T>, Never>? { continuation.withLock { $0.take() } }
+
+    /// Whether the continuation has been taken.
+    var isResumed: Bool { continuation.withLock { $0 == nil } }
+
+    deinit {
+        if continuation.withLock({ $0 != nil }) {
+            fatalError(
+                "Signal.get() needs a value, but the signal let go of its subscriber without sending one, so none can "
+                    + "come (never() does so, as does a generator that keeps no subscriber, or a ValuePipe that is gone); "
+                    + "first() waits for a value and can be cancelled"
+            )
+        }
     }
 }

@@ -26,7 +26,7 @@ extension SignalFeedbackLoopState: Sendable where T: Sendable {}
 /// `.initial`, the values of the turns are dropped (`reduce` is never called, because the state it
 /// would fold into starts as `nil` and stays so), and **no value of `R` is ever sent**: the result
 /// only completes or fails. Turns that complete synchronously follow one another in a loop, not by
-/// recursion.
+/// recursion, however many there are.
 ///
 /// ```swift
 /// let drained: Signal<Never, NoError> = feedbackLoop(once: { _ in queue.isEmpty ? nil : processNext() },
@@ -45,7 +45,7 @@ extension SignalFeedbackLoopState: Sendable where T: Sendable {}
     once: @escaping (SignalFeedbackLoopState<R1>) -> Signal<R1, E>?, reduce: @escaping (R1, R1) -> R1
 ) -> Signal<R, E> {
     Signal { subscriber in
-        Restarts.start(serving: subscriber) { restarts in
+        Restarts.start(serving: subscriber, isLimited: false) { restarts in
             guard let turn = once(.initial) else {
                 subscriber.putCompletion()
                 return nil

@@ -48,7 +48,9 @@ public final class Signal<T, E> {
             // source does, or nothing (SwiftSignalKit's lifetime). The core is the handle.
             let subscriber = Subscriber(next: next, error: error, completed: completed)
             let core = subscriber.core
-            core.assign(StartsBeingMade.making(core) { generator(subscriber) })
+            let (disposable, paused) = StartsBeingMade.making(core) { generator(subscriber) }
+            core.assign(disposable)
+            if let paused { Restarts.resume(paused) }  // loops that paused because this start ended
             return core
         }
     }

@@ -15,20 +15,25 @@ public import Musl
 /// runs for them). That is harmless for a generator that ends, but not for one that never does
 /// on its own: a restart loop over a source that ends synchronously (`restart(cached |> take(1))
 /// |> take(3)`) would start its source forever, since the end of the `take(3)` around it cannot
-/// reach it. So the loop asks: it notes the starts being made around it when it begins, and
-/// stops starting again once one of them has ended. Nothing else changes: those starts are
-/// disposed when their generators return, as always.
+/// reach it. So the loop looks at the starts being made around it, and pauses once one of them
+/// has ended: it notes itself on that start's entry and returns. When that start's generator has
+/// returned, and the start has disposed what it returned (a downstream `take(3)`'s upstream: the
+/// loop, which then stops), the loop resumes if it is still alive — it was not that start's
+/// upstream, but, say, a promise's source set from inside that start's generator. So an ended
+/// start around a loop stops it only by disposing it, as it would any upstream.
 ///
 /// Each generator's run keeps its entry on its own stack and links it to the one around it, in a
 /// thread-local slot, so noting a start costs two stores and no allocation.
 @usableFromInline enum StartsBeingMade {
-    /// One start being made, on the stack of its run: the start, and the entry around it.
+    /// One start being made, on the stack of its run: the start, the entry around it, and the
+    /// restart loops paused until its generator returns.
     @usableFromInline struct Entry {
         @usableFromInline unowned(unsafe) let start: AnySubscriberCore
         @usableFromInline let enclosing: UnsafeMutableRawPointer?
+        @usableFromInline var paused: Restarts?
 
         @inlinable init(start: AnySubscriberCore, enclosing: UnsafeMutableRawPointer?) {
-            (self.start, self.enclosing) = (start, enclosing)
+            (self.start, self.enclosing, self.paused) = (start, enclosing, nil)
         }
     }
 
@@ -40,27 +45,34 @@ public import Musl
         return key
     }()
 
-    /// Runs `generator` with `start` noted as being made on this thread.
-    @inlinable static func making<Result>(_ start: AnySubscriberCore, _ generator: () -> Result) -> Result {
+    /// Runs `generator` with `start` noted as being made on this thread. Returns what it returned,
+    /// and the restart loops that paused on `start` (for ``Restarts/resume(_:)``, once the start
+    /// has taken what the generator returned).
+    @inlinable static func making<Result>(
+        _ start: AnySubscriberCore, _ generator: () -> Result
+    ) -> (Result, paused: Restarts?) {
         let key = slot
         let enclosing = pthread_getspecific(key)
         var entry = Entry(start: start, enclosing: enclosing)
-        return withUnsafeMutablePointer(to: &entry) { entry in
+        let result = withUnsafeMutablePointer(to: &entry) { entry in
             pthread_setspecific(key, entry)
             defer { pthread_setspecific(key, enclosing) }
             return generator()
         }
+        return (result, entry.paused)
     }
 
-    /// The starts being made on this thread, innermost first. Strong references: they are valid
-    /// only while the caller is inside the innermost one's generator, so keep them no longer.
-    @usableFromInline static func current() -> [AnySubscriberCore] {
-        var starts: [AnySubscriberCore] = []
-        var next = pthread_getspecific(slot)
+    /// This thread's innermost entry: the starts being made around the caller, or `nil`. Valid
+    /// only while the caller is inside that start's generator.
+    @usableFromInline static var innermost: UnsafeMutableRawPointer? { pthread_getspecific(slot) }
+
+    /// The innermost of the entries from `entry` outwards whose start has ended, or `nil`.
+    @usableFromInline static func innermostEnded(from entry: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<Entry>? {
+        var next = entry
         while let entry = next?.assumingMemoryBound(to: Entry.self) {
-            starts.append(entry.pointee.start)
+            if entry.pointee.start.hasEnded { return entry }
             next = entry.pointee.enclosing
         }
-        return starts
+        return nil
     }
 }

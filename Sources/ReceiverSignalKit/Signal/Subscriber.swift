@@ -313,20 +313,26 @@ final class SubscriberCore<T, E>: AnySubscriberCore, Disposable, CustomStringCon
     /// generator returned is disposed, then the handlers are released, then what was kept alive —
     /// each after unlocking, in SwiftSignalKit's order.
     ///
-    /// As in SwiftSignalKit, the subscriber holds its handlers, its disposable and what it keeps
-    /// alive until the generator's disposable has been disposed, and is marked terminated only
-    /// then: what that disposal does to the subscriber (a `keepAlive`, a look at `description`)
-    /// sees it as it was, and is let go of with the rest. Only delivery stops first.
+    /// As in SwiftSignalKit, the subscriber holds its handlers and what it keeps alive until the
+    /// generator's disposable has been disposed, and is marked terminated only then: what that
+    /// disposal does to the subscriber (a `keepAlive`, a look at `description`, which still shows
+    /// the disposable) sees it as it was, and is let go of with the rest. Only delivery stops first.
+    ///
+    /// The generator's disposable is taken out in the section that marks the start disposed: from
+    /// then on this call alone has it, so a terminal event whose handler is still running when
+    /// this begins finds none left to dispose, and it is disposed exactly once, never by two
+    /// threads at once.
     @usableFromInline func dispose() {
         lock.lock()
         guard !isDisposed else { return lock.unlock() }
         isDisposed = true  // nothing is delivered from now on (a delivering thread drops its queue)
         let disposable = self.disposable
+        self.disposable = nil
         lock.unlock()
         disposable?.dispose()
         lock.lock()
         var keptAlive = self.keptAlive, next = self.next, error = self.error, completed = self.completed
-        (self.disposable, self.keptAlive, self.next, self.error, self.completed) = (nil, [], nil, nil, nil)
+        (self.keptAlive, self.next, self.error, self.completed) = ([], nil, nil, nil)
         isTerminated = true
         lock.unlock()
         next = nil
@@ -348,8 +354,11 @@ final class SubscriberCore<T, E>: AnySubscriberCore, Disposable, CustomStringCon
     @usableFromInline var subscriberDescription: String {
         lock.lock()
         // The generator's disposable is the subscriber's until it terminates (the handle may still
-        // hold it for `dispose()`, as SwiftSignalKit's handle does).
-        let held = [next != nil, error != nil, completed != nil, disposable != nil && !isTerminated].map {
+        // hold it for `dispose()`, as SwiftSignalKit's handle does). While `dispose()` disposes it
+        // (disposed, not yet terminated), that call has taken it out, but the subscriber still
+        // shows it, as SwiftSignalKit's does.
+        let held = [next != nil, error != nil, completed != nil, !isTerminated && (disposable != nil || isDisposed)].map
+        {
             $0 ? "hasValue" : "nil"
         }
         let isTerminated = isTerminated
