@@ -2,8 +2,8 @@
 //
 // SwiftSignalKit's `combineLatest`: 25 tuple overloads (2 to 26 inputs), the seeded two-input one
 // and the array one. Each is a thin wrapper over `makeCombineLatest` (Signal+CombineCore.swift):
-// it keeps the latest values in a tuple of optionals (the array one, an array of optionals), says
-// where each input's values go in it, and how to make its result from it.
+// it says where the latest values are kept (a tuple of optionals; for the array one, a
+// `CombineLatestArray`), where each input's values go, and how to make its result from them.
 
 /// Combines the latest values of two signals: once both have sent a value, sends the tuple of
 /// their latest values, then a new tuple on every value from either.
@@ -1582,9 +1582,7 @@ public func combineLatest<
 public func combineLatest<T, E>(queue: Queue? = nil, _ signals: [Signal<T, E>]) -> Signal<[T], E> {
     guard !signals.isEmpty else { return .single([]) }
     let inputs = signals.indices.map { index in
-        CombineLatestInput<ContiguousArray<T?>, [T], E>(signals[index], on: queue) {
-            combineLatestStore(&$0[index], $1)
-        }
+        CombineLatestInput<CombineLatestArray<T>, [T], E>(signals[index], on: queue) { $0.store($1, at: index) }
     }
-    return makeCombineLatest(inputs, values: ContiguousArray(repeating: nil, count: signals.count)) { $0.map { $0! } }
+    return makeCombineLatest(inputs, values: CombineLatestArray(count: signals.count)) { $0.latest }
 }

@@ -1,7 +1,7 @@
 // The one engine behind every `combineLatest` overload (Signal+Combine.swift, generated).
 //
 // Per start: one `CombineLatestCore`, which keeps the latest value of each input in typed storage
-// (`Values`: a tuple of optionals for the tuple overloads, an array of optionals for the array
+// (`Values`: a tuple of optionals for the tuple overloads, `CombineLatestArray` for the array
 // one) and combines them. Each overload supplies, per input, how to store a value of that input's
 // type into `Values`, and how to make the result from `Values` once every input has a value: no
 // value is boxed into `Any` and none is cast back. Everything is `@inlinable`, so it is
@@ -32,6 +32,37 @@
 @inlinable func combineLatestStore<T>(_ slot: inout T?, _ value: T) -> Bool {
     defer { slot = value }
     return slot == nil
+}
+
+/// The array form's storage: the latest value of each input, in input order.
+///
+/// Until every input has a value they wait in `partial`; from then on in `latest`, the very array
+/// each update sends. So an update stores its value in place and sends the array as it is, with
+/// no copy, when the array sent before has been let go of (it is copied on write otherwise).
+@usableFromInline struct CombineLatestArray<T> {
+    @usableFromInline var partial: [T?]  // emptied once every input has a value
+    @usableFromInline var latest: [T] = []  // empty until then
+    @usableFromInline var missing: Int  // inputs without a value yet
+
+    @inlinable init(count: Int) {
+        partial = Array(repeating: nil, count: count)
+        missing = count
+    }
+
+    /// Stores `value` as input `index`'s latest; returns whether it is the input's first.
+    @inlinable mutating func store(_ value: T, at index: Int) -> Bool {
+        guard missing > 0 else {
+            latest[index] = value
+            return false
+        }
+        let isFirst = combineLatestStore(&partial[index], value)
+        if isFirst { missing -= 1 }
+        if missing == 0 {
+            latest = partial.map { $0! }
+            partial = []
+        }
+        return isFirst
+    }
 }
 
 /// One start's combining state: the latest values, in typed storage, and the queue of events
