@@ -253,8 +253,9 @@ private enum Watchdog {
         #expect(history.recorded == [])
         inputs[1].0.putNext(2)
         inputs[0].0.putNext(4)
+        inputs[2].0.putNext(5)  // each array sent before stays as it was
         inputs.forEach { $0.0.putCompletion() }
-        #expect(history.recorded == [.next([1, 2, 3]), .next([4, 2, 3]), .completed])
+        #expect(history.recorded == [.next([1, 2, 3]), .next([4, 2, 3]), .next([4, 2, 5]), .completed])
         #expect(log.recorded == ["start a", "start b", "start c", "dispose a", "dispose b", "dispose c"])
     }
 
