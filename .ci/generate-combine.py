@@ -86,12 +86,19 @@ def storage_type(n):
     return "(" + ", ".join(f"T{i}?" for i in range(1, n + 1)) + ")"
 
 
-def inputs(n):
-    """The inputs as a local array: each says where its values go in the tuple of optionals."""
-    lines = [f"    typealias Input = CombineLatestInput<{storage_type(n)}, {tuple_type(n)}, E>"]
-    lines.append("    let inputs: [Input] = [")
-    lines += [f"        Input(s{i}, on: queue) {{ combineLatestStore(&$0.{i - 1}, $1) }}," for i in range(1, n + 1)]
-    lines.append("    ]")
+def body(n, values, seeded=""):
+    """Wraps the inputs in `deliverOn(queue)` once, then starts each one at every start, saying
+    where its values go in the tuple of optionals. The closure that starts them captures only the
+    signals; each `store` closure captures nothing, so neither allocates per input."""
+    names = ", ".join(f"s{i}" for i in range(1, n + 1))
+    wrapped = ", ".join(f"s{i}.delivered(on: queue)" for i in range(1, n + 1))
+    lines = [f"    let ({names}) = ({wrapped})"]
+    lines.append(f"    typealias Core = CombineLatestCore<{storage_type(n)}, {tuple_type(n)}, E>")
+    lines.append(f"    return makeCombineLatest(count: {n}, values: {values}{seeded}) {{ (core: Core) in")
+    lines.append("        [")
+    lines += [f"            core.start(s{i}) {{ combineLatestStore(&$0.{i - 1}, $1) }}," for i in range(1, n + 1)]
+    lines.append("        ]")
+    lines.append(f"    }} combine: {{ {unwrapped(n)} }}")
     return "\n".join(lines)
 
 
@@ -126,8 +133,7 @@ def tuple_overload(n):
 {doc}
 @inlinable
 public func combineLatest<{generics}>(queue: Queue? = nil, {parameters(n)}) -> Signal<{tuple_type(n)}, E> {{
-{inputs(n)}
-    return makeCombineLatest(inputs, values: ({", ".join(["nil"] * n)})) {{ {unwrapped(n)} }}
+{body(n, "(" + ", ".join(["nil"] * n) + ")")}
 }}
 """
 
@@ -157,8 +163,7 @@ SEEDED = f"""\
 /// - Returns: A signal of `(T1, T2)` tuples, starting with `(v1, v2)`.
 @inlinable
 public func combineLatest<T1, T2, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ v1: T1, _ s2: Signal<T2, E>, _ v2: T2) -> Signal<(T1, T2), E> {{
-{inputs(2)}
-    return makeCombineLatest(inputs, values: (v1, v2), seeded: true) {{ {unwrapped(2)} }}
+{body(2, "(v1, v2)", ", seeded: true")}
 }}
 """
 
@@ -181,10 +186,15 @@ ARRAY = f"""\
 @inlinable
 public func combineLatest<T, E>(queue: Queue? = nil, _ signals: [Signal<T, E>]) -> Signal<[T], E> {{
     guard !signals.isEmpty else {{ return .single([]) }}
-    let inputs = signals.indices.map {{ index in
-        CombineLatestInput<CombineLatestArray<T>, [T], E>(signals[index], on: queue) {{ $0.store($1, at: index) }}
+    let signals = signals.map {{ $0.delivered(on: queue) }}
+    // Where each input's values go: made once here, shared by every start.
+    let stores = signals.indices.map {{ index in
+        {{ (values: inout CombineLatestArray<T>, value: T) in values.store(value, at: index) }}
     }}
-    return makeCombineLatest(inputs, values: CombineLatestArray(count: signals.count)) {{ $0.latest }}
+    return makeCombineLatest(count: signals.count, values: CombineLatestArray<T>(count: signals.count)) {{
+        (core: CombineLatestCore<CombineLatestArray<T>, [T], E>) in
+        zip(signals, stores).map {{ core.start($0, store: $1) }}
+    }} combine: {{ $0.latest }}
 }}
 """
 

@@ -38,12 +38,16 @@
 public func combineLatest<T1, T2, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>) -> Signal<
     (T1, T2), E
 > {
-    typealias Input = CombineLatestInput<(T1?, T2?), (T1, T2), E>
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-    ]
-    return makeCombineLatest(inputs, values: (nil, nil)) { ($0.0!, $0.1!) }
+    let (s1, s2) = (s1.delivered(on: queue), s2.delivered(on: queue))
+    typealias Core = CombineLatestCore<(T1?, T2?), (T1, T2), E>
+    return makeCombineLatest(count: 2, values: (nil, nil)) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+        ]
+    } combine: {
+        ($0.0!, $0.1!)
+    }
 }
 
 /// Combines the latest values of two signals, starting from `v1` and `v2`: each start sends
@@ -73,12 +77,16 @@ public func combineLatest<T1, T2, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _
 public func combineLatest<T1, T2, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _ v1: T1, _ s2: Signal<T2, E>, _ v2: T2)
     -> Signal<(T1, T2), E>
 {
-    typealias Input = CombineLatestInput<(T1?, T2?), (T1, T2), E>
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-    ]
-    return makeCombineLatest(inputs, values: (v1, v2), seeded: true) { ($0.0!, $0.1!) }
+    let (s1, s2) = (s1.delivered(on: queue), s2.delivered(on: queue))
+    typealias Core = CombineLatestCore<(T1?, T2?), (T1, T2), E>
+    return makeCombineLatest(count: 2, values: (v1, v2), seeded: true) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+        ]
+    } combine: {
+        ($0.0!, $0.1!)
+    }
 }
 
 /// Combines the latest values of three signals into a tuple, exactly as the two-input
@@ -99,13 +107,17 @@ public func combineLatest<T1, T2, E>(queue: Queue? = nil, _ s1: Signal<T1, E>, _
 public func combineLatest<T1, T2, T3, E>(
     queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>
 ) -> Signal<(T1, T2, T3), E> {
-    typealias Input = CombineLatestInput<(T1?, T2?, T3?), (T1, T2, T3), E>
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-    ]
-    return makeCombineLatest(inputs, values: (nil, nil, nil)) { ($0.0!, $0.1!, $0.2!) }
+    let (s1, s2, s3) = (s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue))
+    typealias Core = CombineLatestCore<(T1?, T2?, T3?), (T1, T2, T3), E>
+    return makeCombineLatest(count: 3, values: (nil, nil, nil)) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+        ]
+    } combine: {
+        ($0.0!, $0.1!, $0.2!)
+    }
 }
 
 /// Combines the latest values of four signals into a tuple, exactly as the two-input
@@ -127,14 +139,20 @@ public func combineLatest<T1, T2, T3, E>(
 public func combineLatest<T1, T2, T3, T4, E>(
     queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>
 ) -> Signal<(T1, T2, T3, T4), E> {
-    typealias Input = CombineLatestInput<(T1?, T2?, T3?, T4?), (T1, T2, T3, T4), E>
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-    ]
-    return makeCombineLatest(inputs, values: (nil, nil, nil, nil)) { ($0.0!, $0.1!, $0.2!, $0.3!) }
+    let (s1, s2, s3, s4) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<(T1?, T2?, T3?, T4?), (T1, T2, T3, T4), E>
+    return makeCombineLatest(count: 4, values: (nil, nil, nil, nil)) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+        ]
+    } combine: {
+        ($0.0!, $0.1!, $0.2!, $0.3!)
+    }
 }
 
 /// Combines the latest values of five signals into a tuple, exactly as the two-input
@@ -158,15 +176,22 @@ public func combineLatest<T1, T2, T3, T4, T5, E>(
     queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
     _ s5: Signal<T5, E>
 ) -> Signal<(T1, T2, T3, T4, T5), E> {
-    typealias Input = CombineLatestInput<(T1?, T2?, T3?, T4?, T5?), (T1, T2, T3, T4, T5), E>
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-    ]
-    return makeCombineLatest(inputs, values: (nil, nil, nil, nil, nil)) { ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!) }
+    let (s1, s2, s3, s4, s5) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<(T1?, T2?, T3?, T4?, T5?), (T1, T2, T3, T4, T5), E>
+    return makeCombineLatest(count: 5, values: (nil, nil, nil, nil, nil)) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+        ]
+    } combine: {
+        ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!)
+    }
 }
 
 /// Combines the latest values of six signals into a tuple, exactly as the two-input
@@ -191,16 +216,21 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, E>(
     queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
     _ s5: Signal<T5, E>, _ s6: Signal<T6, E>
 ) -> Signal<(T1, T2, T3, T4, T5, T6), E> {
-    typealias Input = CombineLatestInput<(T1?, T2?, T3?, T4?, T5?, T6?), (T1, T2, T3, T4, T5, T6), E>
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-        Input(s6, on: queue) { combineLatestStore(&$0.5, $1) },
-    ]
-    return makeCombineLatest(inputs, values: (nil, nil, nil, nil, nil, nil)) {
+    let (s1, s2, s3, s4, s5, s6) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue), s6.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<(T1?, T2?, T3?, T4?, T5?, T6?), (T1, T2, T3, T4, T5, T6), E>
+    return makeCombineLatest(count: 6, values: (nil, nil, nil, nil, nil, nil)) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+            core.start(s6) { combineLatestStore(&$0.5, $1) },
+        ]
+    } combine: {
         ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!)
     }
 }
@@ -228,17 +258,22 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, E>(
     queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
     _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>
 ) -> Signal<(T1, T2, T3, T4, T5, T6, T7), E> {
-    typealias Input = CombineLatestInput<(T1?, T2?, T3?, T4?, T5?, T6?, T7?), (T1, T2, T3, T4, T5, T6, T7), E>
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-        Input(s6, on: queue) { combineLatestStore(&$0.5, $1) },
-        Input(s7, on: queue) { combineLatestStore(&$0.6, $1) },
-    ]
-    return makeCombineLatest(inputs, values: (nil, nil, nil, nil, nil, nil, nil)) {
+    let (s1, s2, s3, s4, s5, s6, s7) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue), s6.delivered(on: queue), s7.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<(T1?, T2?, T3?, T4?, T5?, T6?, T7?), (T1, T2, T3, T4, T5, T6, T7), E>
+    return makeCombineLatest(count: 7, values: (nil, nil, nil, nil, nil, nil, nil)) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+            core.start(s6) { combineLatestStore(&$0.5, $1) },
+            core.start(s7) { combineLatestStore(&$0.6, $1) },
+        ]
+    } combine: {
         ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!)
     }
 }
@@ -267,18 +302,23 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, E>(
     queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
     _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>
 ) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8), E> {
-    typealias Input = CombineLatestInput<(T1?, T2?, T3?, T4?, T5?, T6?, T7?, T8?), (T1, T2, T3, T4, T5, T6, T7, T8), E>
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-        Input(s6, on: queue) { combineLatestStore(&$0.5, $1) },
-        Input(s7, on: queue) { combineLatestStore(&$0.6, $1) },
-        Input(s8, on: queue) { combineLatestStore(&$0.7, $1) },
-    ]
-    return makeCombineLatest(inputs, values: (nil, nil, nil, nil, nil, nil, nil, nil)) {
+    let (s1, s2, s3, s4, s5, s6, s7, s8) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue), s6.delivered(on: queue), s7.delivered(on: queue), s8.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<(T1?, T2?, T3?, T4?, T5?, T6?, T7?, T8?), (T1, T2, T3, T4, T5, T6, T7, T8), E>
+    return makeCombineLatest(count: 8, values: (nil, nil, nil, nil, nil, nil, nil, nil)) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+            core.start(s6) { combineLatestStore(&$0.5, $1) },
+            core.start(s7) { combineLatestStore(&$0.6, $1) },
+            core.start(s8) { combineLatestStore(&$0.7, $1) },
+        ]
+    } combine: {
         ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!)
     }
 }
@@ -308,21 +348,27 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, E>(
     queue: Queue? = nil, _ s1: Signal<T1, E>, _ s2: Signal<T2, E>, _ s3: Signal<T3, E>, _ s4: Signal<T4, E>,
     _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>
 ) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9), E> {
-    typealias Input = CombineLatestInput<
+    let (s1, s2, s3, s4, s5, s6, s7, s8, s9) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue), s6.delivered(on: queue), s7.delivered(on: queue), s8.delivered(on: queue),
+        s9.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<
         (T1?, T2?, T3?, T4?, T5?, T6?, T7?, T8?, T9?), (T1, T2, T3, T4, T5, T6, T7, T8, T9), E
     >
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-        Input(s6, on: queue) { combineLatestStore(&$0.5, $1) },
-        Input(s7, on: queue) { combineLatestStore(&$0.6, $1) },
-        Input(s8, on: queue) { combineLatestStore(&$0.7, $1) },
-        Input(s9, on: queue) { combineLatestStore(&$0.8, $1) },
-    ]
-    return makeCombineLatest(inputs, values: (nil, nil, nil, nil, nil, nil, nil, nil, nil)) {
+    return makeCombineLatest(count: 9, values: (nil, nil, nil, nil, nil, nil, nil, nil, nil)) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+            core.start(s6) { combineLatestStore(&$0.5, $1) },
+            core.start(s7) { combineLatestStore(&$0.6, $1) },
+            core.start(s8) { combineLatestStore(&$0.7, $1) },
+            core.start(s9) { combineLatestStore(&$0.8, $1) },
+        ]
+    } combine: {
         ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!, $0.8!)
     }
 }
@@ -354,22 +400,28 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, E>(
     _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
     _ s10: Signal<T10, E>
 ) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10), E> {
-    typealias Input = CombineLatestInput<
+    let (s1, s2, s3, s4, s5, s6, s7, s8, s9, s10) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue), s6.delivered(on: queue), s7.delivered(on: queue), s8.delivered(on: queue),
+        s9.delivered(on: queue), s10.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<
         (T1?, T2?, T3?, T4?, T5?, T6?, T7?, T8?, T9?, T10?), (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10), E
     >
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-        Input(s6, on: queue) { combineLatestStore(&$0.5, $1) },
-        Input(s7, on: queue) { combineLatestStore(&$0.6, $1) },
-        Input(s8, on: queue) { combineLatestStore(&$0.7, $1) },
-        Input(s9, on: queue) { combineLatestStore(&$0.8, $1) },
-        Input(s10, on: queue) { combineLatestStore(&$0.9, $1) },
-    ]
-    return makeCombineLatest(inputs, values: (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)) {
+    return makeCombineLatest(count: 10, values: (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+            core.start(s6) { combineLatestStore(&$0.5, $1) },
+            core.start(s7) { combineLatestStore(&$0.6, $1) },
+            core.start(s8) { combineLatestStore(&$0.7, $1) },
+            core.start(s9) { combineLatestStore(&$0.8, $1) },
+            core.start(s10) { combineLatestStore(&$0.9, $1) },
+        ]
+    } combine: {
         ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!, $0.8!, $0.9!)
     }
 }
@@ -402,23 +454,30 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, E>(
     _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
     _ s10: Signal<T10, E>, _ s11: Signal<T11, E>
 ) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11), E> {
-    typealias Input = CombineLatestInput<
+    let (s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue), s6.delivered(on: queue), s7.delivered(on: queue), s8.delivered(on: queue),
+        s9.delivered(on: queue), s10.delivered(on: queue), s11.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<
         (T1?, T2?, T3?, T4?, T5?, T6?, T7?, T8?, T9?, T10?, T11?), (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11), E
     >
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-        Input(s6, on: queue) { combineLatestStore(&$0.5, $1) },
-        Input(s7, on: queue) { combineLatestStore(&$0.6, $1) },
-        Input(s8, on: queue) { combineLatestStore(&$0.7, $1) },
-        Input(s9, on: queue) { combineLatestStore(&$0.8, $1) },
-        Input(s10, on: queue) { combineLatestStore(&$0.9, $1) },
-        Input(s11, on: queue) { combineLatestStore(&$0.10, $1) },
-    ]
-    return makeCombineLatest(inputs, values: (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)) {
+    return makeCombineLatest(count: 11, values: (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)) {
+        (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+            core.start(s6) { combineLatestStore(&$0.5, $1) },
+            core.start(s7) { combineLatestStore(&$0.6, $1) },
+            core.start(s8) { combineLatestStore(&$0.7, $1) },
+            core.start(s9) { combineLatestStore(&$0.8, $1) },
+            core.start(s10) { combineLatestStore(&$0.9, $1) },
+            core.start(s11) { combineLatestStore(&$0.10, $1) },
+        ]
+    } combine: {
         ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!, $0.8!, $0.9!, $0.10!)
     }
 }
@@ -452,25 +511,32 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, E>(
     _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
     _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>
 ) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12), E> {
-    typealias Input = CombineLatestInput<
+    let (s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue), s6.delivered(on: queue), s7.delivered(on: queue), s8.delivered(on: queue),
+        s9.delivered(on: queue), s10.delivered(on: queue), s11.delivered(on: queue), s12.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<
         (T1?, T2?, T3?, T4?, T5?, T6?, T7?, T8?, T9?, T10?, T11?, T12?),
         (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12), E
     >
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-        Input(s6, on: queue) { combineLatestStore(&$0.5, $1) },
-        Input(s7, on: queue) { combineLatestStore(&$0.6, $1) },
-        Input(s8, on: queue) { combineLatestStore(&$0.7, $1) },
-        Input(s9, on: queue) { combineLatestStore(&$0.8, $1) },
-        Input(s10, on: queue) { combineLatestStore(&$0.9, $1) },
-        Input(s11, on: queue) { combineLatestStore(&$0.10, $1) },
-        Input(s12, on: queue) { combineLatestStore(&$0.11, $1) },
-    ]
-    return makeCombineLatest(inputs, values: (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)) {
+    return makeCombineLatest(count: 12, values: (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)) {
+        (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+            core.start(s6) { combineLatestStore(&$0.5, $1) },
+            core.start(s7) { combineLatestStore(&$0.6, $1) },
+            core.start(s8) { combineLatestStore(&$0.7, $1) },
+            core.start(s9) { combineLatestStore(&$0.8, $1) },
+            core.start(s10) { combineLatestStore(&$0.9, $1) },
+            core.start(s11) { combineLatestStore(&$0.10, $1) },
+            core.start(s12) { combineLatestStore(&$0.11, $1) },
+        ]
+    } combine: {
         ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!, $0.8!, $0.9!, $0.10!, $0.11!)
     }
 }
@@ -505,26 +571,34 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
     _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
     _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>
 ) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13), E> {
-    typealias Input = CombineLatestInput<
+    let (s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue), s6.delivered(on: queue), s7.delivered(on: queue), s8.delivered(on: queue),
+        s9.delivered(on: queue), s10.delivered(on: queue), s11.delivered(on: queue), s12.delivered(on: queue),
+        s13.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<
         (T1?, T2?, T3?, T4?, T5?, T6?, T7?, T8?, T9?, T10?, T11?, T12?, T13?),
         (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13), E
     >
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-        Input(s6, on: queue) { combineLatestStore(&$0.5, $1) },
-        Input(s7, on: queue) { combineLatestStore(&$0.6, $1) },
-        Input(s8, on: queue) { combineLatestStore(&$0.7, $1) },
-        Input(s9, on: queue) { combineLatestStore(&$0.8, $1) },
-        Input(s10, on: queue) { combineLatestStore(&$0.9, $1) },
-        Input(s11, on: queue) { combineLatestStore(&$0.10, $1) },
-        Input(s12, on: queue) { combineLatestStore(&$0.11, $1) },
-        Input(s13, on: queue) { combineLatestStore(&$0.12, $1) },
-    ]
-    return makeCombineLatest(inputs, values: (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)) {
+    return makeCombineLatest(count: 13, values: (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)) {
+        (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+            core.start(s6) { combineLatestStore(&$0.5, $1) },
+            core.start(s7) { combineLatestStore(&$0.6, $1) },
+            core.start(s8) { combineLatestStore(&$0.7, $1) },
+            core.start(s9) { combineLatestStore(&$0.8, $1) },
+            core.start(s10) { combineLatestStore(&$0.9, $1) },
+            core.start(s11) { combineLatestStore(&$0.10, $1) },
+            core.start(s12) { combineLatestStore(&$0.11, $1) },
+            core.start(s13) { combineLatestStore(&$0.12, $1) },
+        ]
+    } combine: {
         ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!, $0.8!, $0.9!, $0.10!, $0.11!, $0.12!)
     }
 }
@@ -560,27 +634,35 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
     _ s5: Signal<T5, E>, _ s6: Signal<T6, E>, _ s7: Signal<T7, E>, _ s8: Signal<T8, E>, _ s9: Signal<T9, E>,
     _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>
 ) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14), E> {
-    typealias Input = CombineLatestInput<
+    let (s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue), s6.delivered(on: queue), s7.delivered(on: queue), s8.delivered(on: queue),
+        s9.delivered(on: queue), s10.delivered(on: queue), s11.delivered(on: queue), s12.delivered(on: queue),
+        s13.delivered(on: queue), s14.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<
         (T1?, T2?, T3?, T4?, T5?, T6?, T7?, T8?, T9?, T10?, T11?, T12?, T13?, T14?),
         (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14), E
     >
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-        Input(s6, on: queue) { combineLatestStore(&$0.5, $1) },
-        Input(s7, on: queue) { combineLatestStore(&$0.6, $1) },
-        Input(s8, on: queue) { combineLatestStore(&$0.7, $1) },
-        Input(s9, on: queue) { combineLatestStore(&$0.8, $1) },
-        Input(s10, on: queue) { combineLatestStore(&$0.9, $1) },
-        Input(s11, on: queue) { combineLatestStore(&$0.10, $1) },
-        Input(s12, on: queue) { combineLatestStore(&$0.11, $1) },
-        Input(s13, on: queue) { combineLatestStore(&$0.12, $1) },
-        Input(s14, on: queue) { combineLatestStore(&$0.13, $1) },
-    ]
-    return makeCombineLatest(inputs, values: (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)) {
+    return makeCombineLatest(count: 14, values: (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil))
+    { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+            core.start(s6) { combineLatestStore(&$0.5, $1) },
+            core.start(s7) { combineLatestStore(&$0.6, $1) },
+            core.start(s8) { combineLatestStore(&$0.7, $1) },
+            core.start(s9) { combineLatestStore(&$0.8, $1) },
+            core.start(s10) { combineLatestStore(&$0.9, $1) },
+            core.start(s11) { combineLatestStore(&$0.10, $1) },
+            core.start(s12) { combineLatestStore(&$0.11, $1) },
+            core.start(s13) { combineLatestStore(&$0.12, $1) },
+            core.start(s14) { combineLatestStore(&$0.13, $1) },
+        ]
+    } combine: {
         ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!, $0.8!, $0.9!, $0.10!, $0.11!, $0.12!, $0.13!)
     }
 }
@@ -618,30 +700,39 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
     _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>,
     _ s15: Signal<T15, E>
 ) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15), E> {
-    typealias Input = CombineLatestInput<
+    let (s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue), s6.delivered(on: queue), s7.delivered(on: queue), s8.delivered(on: queue),
+        s9.delivered(on: queue), s10.delivered(on: queue), s11.delivered(on: queue), s12.delivered(on: queue),
+        s13.delivered(on: queue), s14.delivered(on: queue), s15.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<
         (T1?, T2?, T3?, T4?, T5?, T6?, T7?, T8?, T9?, T10?, T11?, T12?, T13?, T14?, T15?),
         (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15), E
     >
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-        Input(s6, on: queue) { combineLatestStore(&$0.5, $1) },
-        Input(s7, on: queue) { combineLatestStore(&$0.6, $1) },
-        Input(s8, on: queue) { combineLatestStore(&$0.7, $1) },
-        Input(s9, on: queue) { combineLatestStore(&$0.8, $1) },
-        Input(s10, on: queue) { combineLatestStore(&$0.9, $1) },
-        Input(s11, on: queue) { combineLatestStore(&$0.10, $1) },
-        Input(s12, on: queue) { combineLatestStore(&$0.11, $1) },
-        Input(s13, on: queue) { combineLatestStore(&$0.12, $1) },
-        Input(s14, on: queue) { combineLatestStore(&$0.13, $1) },
-        Input(s15, on: queue) { combineLatestStore(&$0.14, $1) },
-    ]
     return makeCombineLatest(
-        inputs, values: (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-    ) { ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!, $0.8!, $0.9!, $0.10!, $0.11!, $0.12!, $0.13!, $0.14!) }
+        count: 15, values: (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
+    ) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+            core.start(s6) { combineLatestStore(&$0.5, $1) },
+            core.start(s7) { combineLatestStore(&$0.6, $1) },
+            core.start(s8) { combineLatestStore(&$0.7, $1) },
+            core.start(s9) { combineLatestStore(&$0.8, $1) },
+            core.start(s10) { combineLatestStore(&$0.9, $1) },
+            core.start(s11) { combineLatestStore(&$0.10, $1) },
+            core.start(s12) { combineLatestStore(&$0.11, $1) },
+            core.start(s13) { combineLatestStore(&$0.12, $1) },
+            core.start(s14) { combineLatestStore(&$0.13, $1) },
+            core.start(s15) { combineLatestStore(&$0.14, $1) },
+        ]
+    } combine: {
+        ($0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!, $0.8!, $0.9!, $0.10!, $0.11!, $0.12!, $0.13!, $0.14!)
+    }
 }
 
 /// Combines the latest values of sixteen signals into a tuple, exactly as the two-input
@@ -678,31 +769,38 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
     _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>,
     _ s15: Signal<T15, E>, _ s16: Signal<T16, E>
 ) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16), E> {
-    typealias Input = CombineLatestInput<
+    let (s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue), s6.delivered(on: queue), s7.delivered(on: queue), s8.delivered(on: queue),
+        s9.delivered(on: queue), s10.delivered(on: queue), s11.delivered(on: queue), s12.delivered(on: queue),
+        s13.delivered(on: queue), s14.delivered(on: queue), s15.delivered(on: queue), s16.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<
         (T1?, T2?, T3?, T4?, T5?, T6?, T7?, T8?, T9?, T10?, T11?, T12?, T13?, T14?, T15?, T16?),
         (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16), E
     >
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-        Input(s6, on: queue) { combineLatestStore(&$0.5, $1) },
-        Input(s7, on: queue) { combineLatestStore(&$0.6, $1) },
-        Input(s8, on: queue) { combineLatestStore(&$0.7, $1) },
-        Input(s9, on: queue) { combineLatestStore(&$0.8, $1) },
-        Input(s10, on: queue) { combineLatestStore(&$0.9, $1) },
-        Input(s11, on: queue) { combineLatestStore(&$0.10, $1) },
-        Input(s12, on: queue) { combineLatestStore(&$0.11, $1) },
-        Input(s13, on: queue) { combineLatestStore(&$0.12, $1) },
-        Input(s14, on: queue) { combineLatestStore(&$0.13, $1) },
-        Input(s15, on: queue) { combineLatestStore(&$0.14, $1) },
-        Input(s16, on: queue) { combineLatestStore(&$0.15, $1) },
-    ]
     return makeCombineLatest(
-        inputs, values: (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-    ) {
+        count: 16, values: (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
+    ) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+            core.start(s6) { combineLatestStore(&$0.5, $1) },
+            core.start(s7) { combineLatestStore(&$0.6, $1) },
+            core.start(s8) { combineLatestStore(&$0.7, $1) },
+            core.start(s9) { combineLatestStore(&$0.8, $1) },
+            core.start(s10) { combineLatestStore(&$0.9, $1) },
+            core.start(s11) { combineLatestStore(&$0.10, $1) },
+            core.start(s12) { combineLatestStore(&$0.11, $1) },
+            core.start(s13) { combineLatestStore(&$0.12, $1) },
+            core.start(s14) { combineLatestStore(&$0.13, $1) },
+            core.start(s15) { combineLatestStore(&$0.14, $1) },
+            core.start(s16) { combineLatestStore(&$0.15, $1) },
+        ]
+    } combine: {
         (
             $0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!, $0.8!, $0.9!, $0.10!, $0.11!, $0.12!, $0.13!,
             $0.14!, $0.15!
@@ -745,32 +843,40 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
     _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>,
     _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>
 ) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17), E> {
-    typealias Input = CombineLatestInput<
+    let (s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue), s6.delivered(on: queue), s7.delivered(on: queue), s8.delivered(on: queue),
+        s9.delivered(on: queue), s10.delivered(on: queue), s11.delivered(on: queue), s12.delivered(on: queue),
+        s13.delivered(on: queue), s14.delivered(on: queue), s15.delivered(on: queue), s16.delivered(on: queue),
+        s17.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<
         (T1?, T2?, T3?, T4?, T5?, T6?, T7?, T8?, T9?, T10?, T11?, T12?, T13?, T14?, T15?, T16?, T17?),
         (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17), E
     >
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-        Input(s6, on: queue) { combineLatestStore(&$0.5, $1) },
-        Input(s7, on: queue) { combineLatestStore(&$0.6, $1) },
-        Input(s8, on: queue) { combineLatestStore(&$0.7, $1) },
-        Input(s9, on: queue) { combineLatestStore(&$0.8, $1) },
-        Input(s10, on: queue) { combineLatestStore(&$0.9, $1) },
-        Input(s11, on: queue) { combineLatestStore(&$0.10, $1) },
-        Input(s12, on: queue) { combineLatestStore(&$0.11, $1) },
-        Input(s13, on: queue) { combineLatestStore(&$0.12, $1) },
-        Input(s14, on: queue) { combineLatestStore(&$0.13, $1) },
-        Input(s15, on: queue) { combineLatestStore(&$0.14, $1) },
-        Input(s16, on: queue) { combineLatestStore(&$0.15, $1) },
-        Input(s17, on: queue) { combineLatestStore(&$0.16, $1) },
-    ]
     return makeCombineLatest(
-        inputs, values: (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-    ) {
+        count: 17, values: (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
+    ) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+            core.start(s6) { combineLatestStore(&$0.5, $1) },
+            core.start(s7) { combineLatestStore(&$0.6, $1) },
+            core.start(s8) { combineLatestStore(&$0.7, $1) },
+            core.start(s9) { combineLatestStore(&$0.8, $1) },
+            core.start(s10) { combineLatestStore(&$0.9, $1) },
+            core.start(s11) { combineLatestStore(&$0.10, $1) },
+            core.start(s12) { combineLatestStore(&$0.11, $1) },
+            core.start(s13) { combineLatestStore(&$0.12, $1) },
+            core.start(s14) { combineLatestStore(&$0.13, $1) },
+            core.start(s15) { combineLatestStore(&$0.14, $1) },
+            core.start(s16) { combineLatestStore(&$0.15, $1) },
+            core.start(s17) { combineLatestStore(&$0.16, $1) },
+        ]
+    } combine: {
         (
             $0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!, $0.8!, $0.9!, $0.10!, $0.11!, $0.12!, $0.13!,
             $0.14!, $0.15!, $0.16!
@@ -814,33 +920,41 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
     _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>,
     _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>
 ) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18), E> {
-    typealias Input = CombineLatestInput<
+    let (s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue), s6.delivered(on: queue), s7.delivered(on: queue), s8.delivered(on: queue),
+        s9.delivered(on: queue), s10.delivered(on: queue), s11.delivered(on: queue), s12.delivered(on: queue),
+        s13.delivered(on: queue), s14.delivered(on: queue), s15.delivered(on: queue), s16.delivered(on: queue),
+        s17.delivered(on: queue), s18.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<
         (T1?, T2?, T3?, T4?, T5?, T6?, T7?, T8?, T9?, T10?, T11?, T12?, T13?, T14?, T15?, T16?, T17?, T18?),
         (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18), E
     >
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-        Input(s6, on: queue) { combineLatestStore(&$0.5, $1) },
-        Input(s7, on: queue) { combineLatestStore(&$0.6, $1) },
-        Input(s8, on: queue) { combineLatestStore(&$0.7, $1) },
-        Input(s9, on: queue) { combineLatestStore(&$0.8, $1) },
-        Input(s10, on: queue) { combineLatestStore(&$0.9, $1) },
-        Input(s11, on: queue) { combineLatestStore(&$0.10, $1) },
-        Input(s12, on: queue) { combineLatestStore(&$0.11, $1) },
-        Input(s13, on: queue) { combineLatestStore(&$0.12, $1) },
-        Input(s14, on: queue) { combineLatestStore(&$0.13, $1) },
-        Input(s15, on: queue) { combineLatestStore(&$0.14, $1) },
-        Input(s16, on: queue) { combineLatestStore(&$0.15, $1) },
-        Input(s17, on: queue) { combineLatestStore(&$0.16, $1) },
-        Input(s18, on: queue) { combineLatestStore(&$0.17, $1) },
-    ]
     return makeCombineLatest(
-        inputs, values: (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-    ) {
+        count: 18, values: (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
+    ) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+            core.start(s6) { combineLatestStore(&$0.5, $1) },
+            core.start(s7) { combineLatestStore(&$0.6, $1) },
+            core.start(s8) { combineLatestStore(&$0.7, $1) },
+            core.start(s9) { combineLatestStore(&$0.8, $1) },
+            core.start(s10) { combineLatestStore(&$0.9, $1) },
+            core.start(s11) { combineLatestStore(&$0.10, $1) },
+            core.start(s12) { combineLatestStore(&$0.11, $1) },
+            core.start(s13) { combineLatestStore(&$0.12, $1) },
+            core.start(s14) { combineLatestStore(&$0.13, $1) },
+            core.start(s15) { combineLatestStore(&$0.14, $1) },
+            core.start(s16) { combineLatestStore(&$0.15, $1) },
+            core.start(s17) { combineLatestStore(&$0.16, $1) },
+            core.start(s18) { combineLatestStore(&$0.17, $1) },
+        ]
+    } combine: {
         (
             $0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!, $0.8!, $0.9!, $0.10!, $0.11!, $0.12!, $0.13!,
             $0.14!, $0.15!, $0.16!, $0.17!
@@ -885,34 +999,43 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
     _ s10: Signal<T10, E>, _ s11: Signal<T11, E>, _ s12: Signal<T12, E>, _ s13: Signal<T13, E>, _ s14: Signal<T14, E>,
     _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>
 ) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19), E> {
-    typealias Input = CombineLatestInput<
+    let (s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue), s6.delivered(on: queue), s7.delivered(on: queue), s8.delivered(on: queue),
+        s9.delivered(on: queue), s10.delivered(on: queue), s11.delivered(on: queue), s12.delivered(on: queue),
+        s13.delivered(on: queue), s14.delivered(on: queue), s15.delivered(on: queue), s16.delivered(on: queue),
+        s17.delivered(on: queue), s18.delivered(on: queue), s19.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<
         (T1?, T2?, T3?, T4?, T5?, T6?, T7?, T8?, T9?, T10?, T11?, T12?, T13?, T14?, T15?, T16?, T17?, T18?, T19?),
         (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19), E
     >
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-        Input(s6, on: queue) { combineLatestStore(&$0.5, $1) },
-        Input(s7, on: queue) { combineLatestStore(&$0.6, $1) },
-        Input(s8, on: queue) { combineLatestStore(&$0.7, $1) },
-        Input(s9, on: queue) { combineLatestStore(&$0.8, $1) },
-        Input(s10, on: queue) { combineLatestStore(&$0.9, $1) },
-        Input(s11, on: queue) { combineLatestStore(&$0.10, $1) },
-        Input(s12, on: queue) { combineLatestStore(&$0.11, $1) },
-        Input(s13, on: queue) { combineLatestStore(&$0.12, $1) },
-        Input(s14, on: queue) { combineLatestStore(&$0.13, $1) },
-        Input(s15, on: queue) { combineLatestStore(&$0.14, $1) },
-        Input(s16, on: queue) { combineLatestStore(&$0.15, $1) },
-        Input(s17, on: queue) { combineLatestStore(&$0.16, $1) },
-        Input(s18, on: queue) { combineLatestStore(&$0.17, $1) },
-        Input(s19, on: queue) { combineLatestStore(&$0.18, $1) },
-    ]
     return makeCombineLatest(
-        inputs, values: (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-    ) {
+        count: 19,
+        values: (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
+    ) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+            core.start(s6) { combineLatestStore(&$0.5, $1) },
+            core.start(s7) { combineLatestStore(&$0.6, $1) },
+            core.start(s8) { combineLatestStore(&$0.7, $1) },
+            core.start(s9) { combineLatestStore(&$0.8, $1) },
+            core.start(s10) { combineLatestStore(&$0.9, $1) },
+            core.start(s11) { combineLatestStore(&$0.10, $1) },
+            core.start(s12) { combineLatestStore(&$0.11, $1) },
+            core.start(s13) { combineLatestStore(&$0.12, $1) },
+            core.start(s14) { combineLatestStore(&$0.13, $1) },
+            core.start(s15) { combineLatestStore(&$0.14, $1) },
+            core.start(s16) { combineLatestStore(&$0.15, $1) },
+            core.start(s17) { combineLatestStore(&$0.16, $1) },
+            core.start(s18) { combineLatestStore(&$0.17, $1) },
+            core.start(s19) { combineLatestStore(&$0.18, $1) },
+        ]
+    } combine: {
         (
             $0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!, $0.8!, $0.9!, $0.10!, $0.11!, $0.12!, $0.13!,
             $0.14!, $0.15!, $0.16!, $0.17!, $0.18!
@@ -959,36 +1082,44 @@ public func combineLatest<T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13
     _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>,
     _ s20: Signal<T20, E>
 ) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20), E> {
-    typealias Input = CombineLatestInput<
+    let (s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue), s6.delivered(on: queue), s7.delivered(on: queue), s8.delivered(on: queue),
+        s9.delivered(on: queue), s10.delivered(on: queue), s11.delivered(on: queue), s12.delivered(on: queue),
+        s13.delivered(on: queue), s14.delivered(on: queue), s15.delivered(on: queue), s16.delivered(on: queue),
+        s17.delivered(on: queue), s18.delivered(on: queue), s19.delivered(on: queue), s20.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<
         (T1?, T2?, T3?, T4?, T5?, T6?, T7?, T8?, T9?, T10?, T11?, T12?, T13?, T14?, T15?, T16?, T17?, T18?, T19?, T20?),
         (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20), E
     >
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-        Input(s6, on: queue) { combineLatestStore(&$0.5, $1) },
-        Input(s7, on: queue) { combineLatestStore(&$0.6, $1) },
-        Input(s8, on: queue) { combineLatestStore(&$0.7, $1) },
-        Input(s9, on: queue) { combineLatestStore(&$0.8, $1) },
-        Input(s10, on: queue) { combineLatestStore(&$0.9, $1) },
-        Input(s11, on: queue) { combineLatestStore(&$0.10, $1) },
-        Input(s12, on: queue) { combineLatestStore(&$0.11, $1) },
-        Input(s13, on: queue) { combineLatestStore(&$0.12, $1) },
-        Input(s14, on: queue) { combineLatestStore(&$0.13, $1) },
-        Input(s15, on: queue) { combineLatestStore(&$0.14, $1) },
-        Input(s16, on: queue) { combineLatestStore(&$0.15, $1) },
-        Input(s17, on: queue) { combineLatestStore(&$0.16, $1) },
-        Input(s18, on: queue) { combineLatestStore(&$0.17, $1) },
-        Input(s19, on: queue) { combineLatestStore(&$0.18, $1) },
-        Input(s20, on: queue) { combineLatestStore(&$0.19, $1) },
-    ]
     return makeCombineLatest(
-        inputs,
+        count: 20,
         values: (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-    ) {
+    ) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+            core.start(s6) { combineLatestStore(&$0.5, $1) },
+            core.start(s7) { combineLatestStore(&$0.6, $1) },
+            core.start(s8) { combineLatestStore(&$0.7, $1) },
+            core.start(s9) { combineLatestStore(&$0.8, $1) },
+            core.start(s10) { combineLatestStore(&$0.9, $1) },
+            core.start(s11) { combineLatestStore(&$0.10, $1) },
+            core.start(s12) { combineLatestStore(&$0.11, $1) },
+            core.start(s13) { combineLatestStore(&$0.12, $1) },
+            core.start(s14) { combineLatestStore(&$0.13, $1) },
+            core.start(s15) { combineLatestStore(&$0.14, $1) },
+            core.start(s16) { combineLatestStore(&$0.15, $1) },
+            core.start(s17) { combineLatestStore(&$0.16, $1) },
+            core.start(s18) { combineLatestStore(&$0.17, $1) },
+            core.start(s19) { combineLatestStore(&$0.18, $1) },
+            core.start(s20) { combineLatestStore(&$0.19, $1) },
+        ]
+    } combine: {
         (
             $0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!, $0.8!, $0.9!, $0.10!, $0.11!, $0.12!, $0.13!,
             $0.14!, $0.15!, $0.16!, $0.17!, $0.18!, $0.19!
@@ -1038,41 +1169,50 @@ public func combineLatest<
     _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>,
     _ s20: Signal<T20, E>, _ s21: Signal<T21, E>
 ) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21), E> {
-    typealias Input = CombineLatestInput<
+    let (s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue), s6.delivered(on: queue), s7.delivered(on: queue), s8.delivered(on: queue),
+        s9.delivered(on: queue), s10.delivered(on: queue), s11.delivered(on: queue), s12.delivered(on: queue),
+        s13.delivered(on: queue), s14.delivered(on: queue), s15.delivered(on: queue), s16.delivered(on: queue),
+        s17.delivered(on: queue), s18.delivered(on: queue), s19.delivered(on: queue), s20.delivered(on: queue),
+        s21.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<
         (
             T1?, T2?, T3?, T4?, T5?, T6?, T7?, T8?, T9?, T10?, T11?, T12?, T13?, T14?, T15?, T16?, T17?, T18?, T19?,
             T20?, T21?
         ), (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21), E
     >
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-        Input(s6, on: queue) { combineLatestStore(&$0.5, $1) },
-        Input(s7, on: queue) { combineLatestStore(&$0.6, $1) },
-        Input(s8, on: queue) { combineLatestStore(&$0.7, $1) },
-        Input(s9, on: queue) { combineLatestStore(&$0.8, $1) },
-        Input(s10, on: queue) { combineLatestStore(&$0.9, $1) },
-        Input(s11, on: queue) { combineLatestStore(&$0.10, $1) },
-        Input(s12, on: queue) { combineLatestStore(&$0.11, $1) },
-        Input(s13, on: queue) { combineLatestStore(&$0.12, $1) },
-        Input(s14, on: queue) { combineLatestStore(&$0.13, $1) },
-        Input(s15, on: queue) { combineLatestStore(&$0.14, $1) },
-        Input(s16, on: queue) { combineLatestStore(&$0.15, $1) },
-        Input(s17, on: queue) { combineLatestStore(&$0.16, $1) },
-        Input(s18, on: queue) { combineLatestStore(&$0.17, $1) },
-        Input(s19, on: queue) { combineLatestStore(&$0.18, $1) },
-        Input(s20, on: queue) { combineLatestStore(&$0.19, $1) },
-        Input(s21, on: queue) { combineLatestStore(&$0.20, $1) },
-    ]
     return makeCombineLatest(
-        inputs,
+        count: 21,
         values: (
             nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
         )
-    ) {
+    ) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+            core.start(s6) { combineLatestStore(&$0.5, $1) },
+            core.start(s7) { combineLatestStore(&$0.6, $1) },
+            core.start(s8) { combineLatestStore(&$0.7, $1) },
+            core.start(s9) { combineLatestStore(&$0.8, $1) },
+            core.start(s10) { combineLatestStore(&$0.9, $1) },
+            core.start(s11) { combineLatestStore(&$0.10, $1) },
+            core.start(s12) { combineLatestStore(&$0.11, $1) },
+            core.start(s13) { combineLatestStore(&$0.12, $1) },
+            core.start(s14) { combineLatestStore(&$0.13, $1) },
+            core.start(s15) { combineLatestStore(&$0.14, $1) },
+            core.start(s16) { combineLatestStore(&$0.15, $1) },
+            core.start(s17) { combineLatestStore(&$0.16, $1) },
+            core.start(s18) { combineLatestStore(&$0.17, $1) },
+            core.start(s19) { combineLatestStore(&$0.18, $1) },
+            core.start(s20) { combineLatestStore(&$0.19, $1) },
+            core.start(s21) { combineLatestStore(&$0.20, $1) },
+        ]
+    } combine: {
         (
             $0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!, $0.8!, $0.9!, $0.10!, $0.11!, $0.12!, $0.13!,
             $0.14!, $0.15!, $0.16!, $0.17!, $0.18!, $0.19!, $0.20!
@@ -1123,42 +1263,51 @@ public func combineLatest<
     _ s15: Signal<T15, E>, _ s16: Signal<T16, E>, _ s17: Signal<T17, E>, _ s18: Signal<T18, E>, _ s19: Signal<T19, E>,
     _ s20: Signal<T20, E>, _ s21: Signal<T21, E>, _ s22: Signal<T22, E>
 ) -> Signal<(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22), E> {
-    typealias Input = CombineLatestInput<
+    let (s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue), s6.delivered(on: queue), s7.delivered(on: queue), s8.delivered(on: queue),
+        s9.delivered(on: queue), s10.delivered(on: queue), s11.delivered(on: queue), s12.delivered(on: queue),
+        s13.delivered(on: queue), s14.delivered(on: queue), s15.delivered(on: queue), s16.delivered(on: queue),
+        s17.delivered(on: queue), s18.delivered(on: queue), s19.delivered(on: queue), s20.delivered(on: queue),
+        s21.delivered(on: queue), s22.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<
         (
             T1?, T2?, T3?, T4?, T5?, T6?, T7?, T8?, T9?, T10?, T11?, T12?, T13?, T14?, T15?, T16?, T17?, T18?, T19?,
             T20?, T21?, T22?
         ), (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22), E
     >
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-        Input(s6, on: queue) { combineLatestStore(&$0.5, $1) },
-        Input(s7, on: queue) { combineLatestStore(&$0.6, $1) },
-        Input(s8, on: queue) { combineLatestStore(&$0.7, $1) },
-        Input(s9, on: queue) { combineLatestStore(&$0.8, $1) },
-        Input(s10, on: queue) { combineLatestStore(&$0.9, $1) },
-        Input(s11, on: queue) { combineLatestStore(&$0.10, $1) },
-        Input(s12, on: queue) { combineLatestStore(&$0.11, $1) },
-        Input(s13, on: queue) { combineLatestStore(&$0.12, $1) },
-        Input(s14, on: queue) { combineLatestStore(&$0.13, $1) },
-        Input(s15, on: queue) { combineLatestStore(&$0.14, $1) },
-        Input(s16, on: queue) { combineLatestStore(&$0.15, $1) },
-        Input(s17, on: queue) { combineLatestStore(&$0.16, $1) },
-        Input(s18, on: queue) { combineLatestStore(&$0.17, $1) },
-        Input(s19, on: queue) { combineLatestStore(&$0.18, $1) },
-        Input(s20, on: queue) { combineLatestStore(&$0.19, $1) },
-        Input(s21, on: queue) { combineLatestStore(&$0.20, $1) },
-        Input(s22, on: queue) { combineLatestStore(&$0.21, $1) },
-    ]
     return makeCombineLatest(
-        inputs,
+        count: 22,
         values: (
             nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
         )
-    ) {
+    ) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+            core.start(s6) { combineLatestStore(&$0.5, $1) },
+            core.start(s7) { combineLatestStore(&$0.6, $1) },
+            core.start(s8) { combineLatestStore(&$0.7, $1) },
+            core.start(s9) { combineLatestStore(&$0.8, $1) },
+            core.start(s10) { combineLatestStore(&$0.9, $1) },
+            core.start(s11) { combineLatestStore(&$0.10, $1) },
+            core.start(s12) { combineLatestStore(&$0.11, $1) },
+            core.start(s13) { combineLatestStore(&$0.12, $1) },
+            core.start(s14) { combineLatestStore(&$0.13, $1) },
+            core.start(s15) { combineLatestStore(&$0.14, $1) },
+            core.start(s16) { combineLatestStore(&$0.15, $1) },
+            core.start(s17) { combineLatestStore(&$0.16, $1) },
+            core.start(s18) { combineLatestStore(&$0.17, $1) },
+            core.start(s19) { combineLatestStore(&$0.18, $1) },
+            core.start(s20) { combineLatestStore(&$0.19, $1) },
+            core.start(s21) { combineLatestStore(&$0.20, $1) },
+            core.start(s22) { combineLatestStore(&$0.21, $1) },
+        ]
+    } combine: {
         (
             $0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!, $0.8!, $0.9!, $0.10!, $0.11!, $0.12!, $0.13!,
             $0.14!, $0.15!, $0.16!, $0.17!, $0.18!, $0.19!, $0.20!, $0.21!
@@ -1212,44 +1361,53 @@ public func combineLatest<
 ) -> Signal<
     (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23), E
 > {
-    typealias Input = CombineLatestInput<
+    let (s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue), s6.delivered(on: queue), s7.delivered(on: queue), s8.delivered(on: queue),
+        s9.delivered(on: queue), s10.delivered(on: queue), s11.delivered(on: queue), s12.delivered(on: queue),
+        s13.delivered(on: queue), s14.delivered(on: queue), s15.delivered(on: queue), s16.delivered(on: queue),
+        s17.delivered(on: queue), s18.delivered(on: queue), s19.delivered(on: queue), s20.delivered(on: queue),
+        s21.delivered(on: queue), s22.delivered(on: queue), s23.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<
         (
             T1?, T2?, T3?, T4?, T5?, T6?, T7?, T8?, T9?, T10?, T11?, T12?, T13?, T14?, T15?, T16?, T17?, T18?, T19?,
             T20?, T21?, T22?, T23?
         ), (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23), E
     >
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-        Input(s6, on: queue) { combineLatestStore(&$0.5, $1) },
-        Input(s7, on: queue) { combineLatestStore(&$0.6, $1) },
-        Input(s8, on: queue) { combineLatestStore(&$0.7, $1) },
-        Input(s9, on: queue) { combineLatestStore(&$0.8, $1) },
-        Input(s10, on: queue) { combineLatestStore(&$0.9, $1) },
-        Input(s11, on: queue) { combineLatestStore(&$0.10, $1) },
-        Input(s12, on: queue) { combineLatestStore(&$0.11, $1) },
-        Input(s13, on: queue) { combineLatestStore(&$0.12, $1) },
-        Input(s14, on: queue) { combineLatestStore(&$0.13, $1) },
-        Input(s15, on: queue) { combineLatestStore(&$0.14, $1) },
-        Input(s16, on: queue) { combineLatestStore(&$0.15, $1) },
-        Input(s17, on: queue) { combineLatestStore(&$0.16, $1) },
-        Input(s18, on: queue) { combineLatestStore(&$0.17, $1) },
-        Input(s19, on: queue) { combineLatestStore(&$0.18, $1) },
-        Input(s20, on: queue) { combineLatestStore(&$0.19, $1) },
-        Input(s21, on: queue) { combineLatestStore(&$0.20, $1) },
-        Input(s22, on: queue) { combineLatestStore(&$0.21, $1) },
-        Input(s23, on: queue) { combineLatestStore(&$0.22, $1) },
-    ]
     return makeCombineLatest(
-        inputs,
+        count: 23,
         values: (
             nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
             nil, nil
         )
-    ) {
+    ) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+            core.start(s6) { combineLatestStore(&$0.5, $1) },
+            core.start(s7) { combineLatestStore(&$0.6, $1) },
+            core.start(s8) { combineLatestStore(&$0.7, $1) },
+            core.start(s9) { combineLatestStore(&$0.8, $1) },
+            core.start(s10) { combineLatestStore(&$0.9, $1) },
+            core.start(s11) { combineLatestStore(&$0.10, $1) },
+            core.start(s12) { combineLatestStore(&$0.11, $1) },
+            core.start(s13) { combineLatestStore(&$0.12, $1) },
+            core.start(s14) { combineLatestStore(&$0.13, $1) },
+            core.start(s15) { combineLatestStore(&$0.14, $1) },
+            core.start(s16) { combineLatestStore(&$0.15, $1) },
+            core.start(s17) { combineLatestStore(&$0.16, $1) },
+            core.start(s18) { combineLatestStore(&$0.17, $1) },
+            core.start(s19) { combineLatestStore(&$0.18, $1) },
+            core.start(s20) { combineLatestStore(&$0.19, $1) },
+            core.start(s21) { combineLatestStore(&$0.20, $1) },
+            core.start(s22) { combineLatestStore(&$0.21, $1) },
+            core.start(s23) { combineLatestStore(&$0.22, $1) },
+        ]
+    } combine: {
         (
             $0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!, $0.8!, $0.9!, $0.10!, $0.11!, $0.12!, $0.13!,
             $0.14!, $0.15!, $0.16!, $0.17!, $0.18!, $0.19!, $0.20!, $0.21!, $0.22!
@@ -1304,7 +1462,17 @@ public func combineLatest<
 ) -> Signal<
     (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24), E
 > {
-    typealias Input = CombineLatestInput<
+    let (
+        s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24
+    ) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue), s6.delivered(on: queue), s7.delivered(on: queue), s8.delivered(on: queue),
+        s9.delivered(on: queue), s10.delivered(on: queue), s11.delivered(on: queue), s12.delivered(on: queue),
+        s13.delivered(on: queue), s14.delivered(on: queue), s15.delivered(on: queue), s16.delivered(on: queue),
+        s17.delivered(on: queue), s18.delivered(on: queue), s19.delivered(on: queue), s20.delivered(on: queue),
+        s21.delivered(on: queue), s22.delivered(on: queue), s23.delivered(on: queue), s24.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<
         (
             T1?, T2?, T3?, T4?, T5?, T6?, T7?, T8?, T9?, T10?, T11?, T12?, T13?, T14?, T15?, T16?, T17?, T18?, T19?,
             T20?, T21?, T22?, T23?, T24?
@@ -1312,39 +1480,40 @@ public func combineLatest<
         (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24),
         E
     >
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-        Input(s6, on: queue) { combineLatestStore(&$0.5, $1) },
-        Input(s7, on: queue) { combineLatestStore(&$0.6, $1) },
-        Input(s8, on: queue) { combineLatestStore(&$0.7, $1) },
-        Input(s9, on: queue) { combineLatestStore(&$0.8, $1) },
-        Input(s10, on: queue) { combineLatestStore(&$0.9, $1) },
-        Input(s11, on: queue) { combineLatestStore(&$0.10, $1) },
-        Input(s12, on: queue) { combineLatestStore(&$0.11, $1) },
-        Input(s13, on: queue) { combineLatestStore(&$0.12, $1) },
-        Input(s14, on: queue) { combineLatestStore(&$0.13, $1) },
-        Input(s15, on: queue) { combineLatestStore(&$0.14, $1) },
-        Input(s16, on: queue) { combineLatestStore(&$0.15, $1) },
-        Input(s17, on: queue) { combineLatestStore(&$0.16, $1) },
-        Input(s18, on: queue) { combineLatestStore(&$0.17, $1) },
-        Input(s19, on: queue) { combineLatestStore(&$0.18, $1) },
-        Input(s20, on: queue) { combineLatestStore(&$0.19, $1) },
-        Input(s21, on: queue) { combineLatestStore(&$0.20, $1) },
-        Input(s22, on: queue) { combineLatestStore(&$0.21, $1) },
-        Input(s23, on: queue) { combineLatestStore(&$0.22, $1) },
-        Input(s24, on: queue) { combineLatestStore(&$0.23, $1) },
-    ]
     return makeCombineLatest(
-        inputs,
+        count: 24,
         values: (
             nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
             nil, nil, nil
         )
-    ) {
+    ) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+            core.start(s6) { combineLatestStore(&$0.5, $1) },
+            core.start(s7) { combineLatestStore(&$0.6, $1) },
+            core.start(s8) { combineLatestStore(&$0.7, $1) },
+            core.start(s9) { combineLatestStore(&$0.8, $1) },
+            core.start(s10) { combineLatestStore(&$0.9, $1) },
+            core.start(s11) { combineLatestStore(&$0.10, $1) },
+            core.start(s12) { combineLatestStore(&$0.11, $1) },
+            core.start(s13) { combineLatestStore(&$0.12, $1) },
+            core.start(s14) { combineLatestStore(&$0.13, $1) },
+            core.start(s15) { combineLatestStore(&$0.14, $1) },
+            core.start(s16) { combineLatestStore(&$0.15, $1) },
+            core.start(s17) { combineLatestStore(&$0.16, $1) },
+            core.start(s18) { combineLatestStore(&$0.17, $1) },
+            core.start(s19) { combineLatestStore(&$0.18, $1) },
+            core.start(s20) { combineLatestStore(&$0.19, $1) },
+            core.start(s21) { combineLatestStore(&$0.20, $1) },
+            core.start(s22) { combineLatestStore(&$0.21, $1) },
+            core.start(s23) { combineLatestStore(&$0.22, $1) },
+            core.start(s24) { combineLatestStore(&$0.23, $1) },
+        ]
+    } combine: {
         (
             $0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!, $0.8!, $0.9!, $0.10!, $0.11!, $0.12!, $0.13!,
             $0.14!, $0.15!, $0.16!, $0.17!, $0.18!, $0.19!, $0.20!, $0.21!, $0.22!, $0.23!
@@ -1405,7 +1574,19 @@ public func combineLatest<
         T25
     ), E
 > {
-    typealias Input = CombineLatestInput<
+    let (
+        s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24,
+        s25
+    ) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue), s6.delivered(on: queue), s7.delivered(on: queue), s8.delivered(on: queue),
+        s9.delivered(on: queue), s10.delivered(on: queue), s11.delivered(on: queue), s12.delivered(on: queue),
+        s13.delivered(on: queue), s14.delivered(on: queue), s15.delivered(on: queue), s16.delivered(on: queue),
+        s17.delivered(on: queue), s18.delivered(on: queue), s19.delivered(on: queue), s20.delivered(on: queue),
+        s21.delivered(on: queue), s22.delivered(on: queue), s23.delivered(on: queue), s24.delivered(on: queue),
+        s25.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<
         (
             T1?, T2?, T3?, T4?, T5?, T6?, T7?, T8?, T9?, T10?, T11?, T12?, T13?, T14?, T15?, T16?, T17?, T18?, T19?,
             T20?, T21?, T22?, T23?, T24?, T25?
@@ -1415,40 +1596,41 @@ public func combineLatest<
             T24, T25
         ), E
     >
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-        Input(s6, on: queue) { combineLatestStore(&$0.5, $1) },
-        Input(s7, on: queue) { combineLatestStore(&$0.6, $1) },
-        Input(s8, on: queue) { combineLatestStore(&$0.7, $1) },
-        Input(s9, on: queue) { combineLatestStore(&$0.8, $1) },
-        Input(s10, on: queue) { combineLatestStore(&$0.9, $1) },
-        Input(s11, on: queue) { combineLatestStore(&$0.10, $1) },
-        Input(s12, on: queue) { combineLatestStore(&$0.11, $1) },
-        Input(s13, on: queue) { combineLatestStore(&$0.12, $1) },
-        Input(s14, on: queue) { combineLatestStore(&$0.13, $1) },
-        Input(s15, on: queue) { combineLatestStore(&$0.14, $1) },
-        Input(s16, on: queue) { combineLatestStore(&$0.15, $1) },
-        Input(s17, on: queue) { combineLatestStore(&$0.16, $1) },
-        Input(s18, on: queue) { combineLatestStore(&$0.17, $1) },
-        Input(s19, on: queue) { combineLatestStore(&$0.18, $1) },
-        Input(s20, on: queue) { combineLatestStore(&$0.19, $1) },
-        Input(s21, on: queue) { combineLatestStore(&$0.20, $1) },
-        Input(s22, on: queue) { combineLatestStore(&$0.21, $1) },
-        Input(s23, on: queue) { combineLatestStore(&$0.22, $1) },
-        Input(s24, on: queue) { combineLatestStore(&$0.23, $1) },
-        Input(s25, on: queue) { combineLatestStore(&$0.24, $1) },
-    ]
     return makeCombineLatest(
-        inputs,
+        count: 25,
         values: (
             nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
             nil, nil, nil, nil
         )
-    ) {
+    ) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+            core.start(s6) { combineLatestStore(&$0.5, $1) },
+            core.start(s7) { combineLatestStore(&$0.6, $1) },
+            core.start(s8) { combineLatestStore(&$0.7, $1) },
+            core.start(s9) { combineLatestStore(&$0.8, $1) },
+            core.start(s10) { combineLatestStore(&$0.9, $1) },
+            core.start(s11) { combineLatestStore(&$0.10, $1) },
+            core.start(s12) { combineLatestStore(&$0.11, $1) },
+            core.start(s13) { combineLatestStore(&$0.12, $1) },
+            core.start(s14) { combineLatestStore(&$0.13, $1) },
+            core.start(s15) { combineLatestStore(&$0.14, $1) },
+            core.start(s16) { combineLatestStore(&$0.15, $1) },
+            core.start(s17) { combineLatestStore(&$0.16, $1) },
+            core.start(s18) { combineLatestStore(&$0.17, $1) },
+            core.start(s19) { combineLatestStore(&$0.18, $1) },
+            core.start(s20) { combineLatestStore(&$0.19, $1) },
+            core.start(s21) { combineLatestStore(&$0.20, $1) },
+            core.start(s22) { combineLatestStore(&$0.21, $1) },
+            core.start(s23) { combineLatestStore(&$0.22, $1) },
+            core.start(s24) { combineLatestStore(&$0.23, $1) },
+            core.start(s25) { combineLatestStore(&$0.24, $1) },
+        ]
+    } combine: {
         (
             $0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!, $0.8!, $0.9!, $0.10!, $0.11!, $0.12!, $0.13!,
             $0.14!, $0.15!, $0.16!, $0.17!, $0.18!, $0.19!, $0.20!, $0.21!, $0.22!, $0.23!, $0.24!
@@ -1510,7 +1692,19 @@ public func combineLatest<
         T25, T26
     ), E
 > {
-    typealias Input = CombineLatestInput<
+    let (
+        s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24,
+        s25, s26
+    ) = (
+        s1.delivered(on: queue), s2.delivered(on: queue), s3.delivered(on: queue), s4.delivered(on: queue),
+        s5.delivered(on: queue), s6.delivered(on: queue), s7.delivered(on: queue), s8.delivered(on: queue),
+        s9.delivered(on: queue), s10.delivered(on: queue), s11.delivered(on: queue), s12.delivered(on: queue),
+        s13.delivered(on: queue), s14.delivered(on: queue), s15.delivered(on: queue), s16.delivered(on: queue),
+        s17.delivered(on: queue), s18.delivered(on: queue), s19.delivered(on: queue), s20.delivered(on: queue),
+        s21.delivered(on: queue), s22.delivered(on: queue), s23.delivered(on: queue), s24.delivered(on: queue),
+        s25.delivered(on: queue), s26.delivered(on: queue)
+    )
+    typealias Core = CombineLatestCore<
         (
             T1?, T2?, T3?, T4?, T5?, T6?, T7?, T8?, T9?, T10?, T11?, T12?, T13?, T14?, T15?, T16?, T17?, T18?, T19?,
             T20?, T21?, T22?, T23?, T24?, T25?, T26?
@@ -1520,41 +1714,42 @@ public func combineLatest<
             T24, T25, T26
         ), E
     >
-    let inputs: [Input] = [
-        Input(s1, on: queue) { combineLatestStore(&$0.0, $1) },
-        Input(s2, on: queue) { combineLatestStore(&$0.1, $1) },
-        Input(s3, on: queue) { combineLatestStore(&$0.2, $1) },
-        Input(s4, on: queue) { combineLatestStore(&$0.3, $1) },
-        Input(s5, on: queue) { combineLatestStore(&$0.4, $1) },
-        Input(s6, on: queue) { combineLatestStore(&$0.5, $1) },
-        Input(s7, on: queue) { combineLatestStore(&$0.6, $1) },
-        Input(s8, on: queue) { combineLatestStore(&$0.7, $1) },
-        Input(s9, on: queue) { combineLatestStore(&$0.8, $1) },
-        Input(s10, on: queue) { combineLatestStore(&$0.9, $1) },
-        Input(s11, on: queue) { combineLatestStore(&$0.10, $1) },
-        Input(s12, on: queue) { combineLatestStore(&$0.11, $1) },
-        Input(s13, on: queue) { combineLatestStore(&$0.12, $1) },
-        Input(s14, on: queue) { combineLatestStore(&$0.13, $1) },
-        Input(s15, on: queue) { combineLatestStore(&$0.14, $1) },
-        Input(s16, on: queue) { combineLatestStore(&$0.15, $1) },
-        Input(s17, on: queue) { combineLatestStore(&$0.16, $1) },
-        Input(s18, on: queue) { combineLatestStore(&$0.17, $1) },
-        Input(s19, on: queue) { combineLatestStore(&$0.18, $1) },
-        Input(s20, on: queue) { combineLatestStore(&$0.19, $1) },
-        Input(s21, on: queue) { combineLatestStore(&$0.20, $1) },
-        Input(s22, on: queue) { combineLatestStore(&$0.21, $1) },
-        Input(s23, on: queue) { combineLatestStore(&$0.22, $1) },
-        Input(s24, on: queue) { combineLatestStore(&$0.23, $1) },
-        Input(s25, on: queue) { combineLatestStore(&$0.24, $1) },
-        Input(s26, on: queue) { combineLatestStore(&$0.25, $1) },
-    ]
     return makeCombineLatest(
-        inputs,
+        count: 26,
         values: (
             nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
             nil, nil, nil, nil, nil
         )
-    ) {
+    ) { (core: Core) in
+        [
+            core.start(s1) { combineLatestStore(&$0.0, $1) },
+            core.start(s2) { combineLatestStore(&$0.1, $1) },
+            core.start(s3) { combineLatestStore(&$0.2, $1) },
+            core.start(s4) { combineLatestStore(&$0.3, $1) },
+            core.start(s5) { combineLatestStore(&$0.4, $1) },
+            core.start(s6) { combineLatestStore(&$0.5, $1) },
+            core.start(s7) { combineLatestStore(&$0.6, $1) },
+            core.start(s8) { combineLatestStore(&$0.7, $1) },
+            core.start(s9) { combineLatestStore(&$0.8, $1) },
+            core.start(s10) { combineLatestStore(&$0.9, $1) },
+            core.start(s11) { combineLatestStore(&$0.10, $1) },
+            core.start(s12) { combineLatestStore(&$0.11, $1) },
+            core.start(s13) { combineLatestStore(&$0.12, $1) },
+            core.start(s14) { combineLatestStore(&$0.13, $1) },
+            core.start(s15) { combineLatestStore(&$0.14, $1) },
+            core.start(s16) { combineLatestStore(&$0.15, $1) },
+            core.start(s17) { combineLatestStore(&$0.16, $1) },
+            core.start(s18) { combineLatestStore(&$0.17, $1) },
+            core.start(s19) { combineLatestStore(&$0.18, $1) },
+            core.start(s20) { combineLatestStore(&$0.19, $1) },
+            core.start(s21) { combineLatestStore(&$0.20, $1) },
+            core.start(s22) { combineLatestStore(&$0.21, $1) },
+            core.start(s23) { combineLatestStore(&$0.22, $1) },
+            core.start(s24) { combineLatestStore(&$0.23, $1) },
+            core.start(s25) { combineLatestStore(&$0.24, $1) },
+            core.start(s26) { combineLatestStore(&$0.25, $1) },
+        ]
+    } combine: {
         (
             $0.0!, $0.1!, $0.2!, $0.3!, $0.4!, $0.5!, $0.6!, $0.7!, $0.8!, $0.9!, $0.10!, $0.11!, $0.12!, $0.13!,
             $0.14!, $0.15!, $0.16!, $0.17!, $0.18!, $0.19!, $0.20!, $0.21!, $0.22!, $0.23!, $0.24!, $0.25!
@@ -1581,8 +1776,15 @@ public func combineLatest<
 @inlinable
 public func combineLatest<T, E>(queue: Queue? = nil, _ signals: [Signal<T, E>]) -> Signal<[T], E> {
     guard !signals.isEmpty else { return .single([]) }
-    let inputs = signals.indices.map { index in
-        CombineLatestInput<CombineLatestArray<T>, [T], E>(signals[index], on: queue) { $0.store($1, at: index) }
+    let signals = signals.map { $0.delivered(on: queue) }
+    // Where each input's values go: made once here, shared by every start.
+    let stores = signals.indices.map { index in
+        { (values: inout CombineLatestArray<T>, value: T) in values.store(value, at: index) }
     }
-    return makeCombineLatest(inputs, values: CombineLatestArray(count: signals.count)) { $0.latest }
+    return makeCombineLatest(count: signals.count, values: CombineLatestArray<T>(count: signals.count)) {
+        (core: CombineLatestCore<CombineLatestArray<T>, [T], E>) in
+        zip(signals, stores).map { core.start($0, store: $1) }
+    } combine: {
+        $0.latest
+    }
 }

@@ -178,29 +178,30 @@
     }
 }
 
-/// One input of a `combineLatest`: starting it sends its events into a start's core.
-@usableFromInline struct CombineLatestInput<Values, R, E> {
-    @usableFromInline let start: (CombineLatestCore<Values, R, E>) -> any Disposable
-
-    /// Wraps `signal` in `deliverOn(queue)` when there is a queue (once, here, rather than on
-    /// every start).
+extension CombineLatestCore {
+    /// Starts `signal` as one of this start's inputs, its events sent into the core.
     ///
     /// - Parameters:
     ///   - signal: The input.
-    ///   - queue: Where its values are to be combined, if anywhere in particular.
     ///   - store: Stores a value of this input in its place in `Values`; returns whether it is the
     ///     input's first (``combineLatestStore(_:_:)`` does both).
-    @inlinable init<T>(_ signal: Signal<T, E>, on queue: Queue?, store: @escaping (inout Values, T) -> Bool) {
-        let signal = queue.map { signal |> deliverOn($0) } ?? signal
+    /// - Returns: The input's start.
+    @inlinable func start<T>(_ signal: Signal<T, E>, store: @escaping (inout Values, T) -> Bool) -> any Disposable {
         // Only `next` needs `store`, so it is the one handler that allocates a context; a closure
         // capturing only the core uses it as its context.
-        start = { core in
-            signal.start(
-                next: { core.put($0, by: store) },
-                error: { core.putError($0) },
-                completed: { core.putCompletion() }
-            )
-        }
+        signal.start(
+            next: { self.put($0, by: store) },
+            error: { self.putError($0) },
+            completed: { self.putCompletion() }
+        )
+    }
+}
+
+extension Signal {
+    /// The signal wrapped in `deliverOn(queue)` if there is a queue (done once per
+    /// `combineLatest`, not on every start).
+    @inlinable func delivered(on queue: Queue?) -> Signal {
+        queue.map { self |> deliverOn($0) } ?? self
     }
 }
 
@@ -220,25 +221,24 @@
 /// value, then on every value; completes when all inputs have; forwards the first error.
 ///
 /// - Parameters:
-///   - inputs: The inputs, started in order, synchronously, at each start.
+///   - count: How many inputs there are.
 ///   - values: The storage each start begins with: every input's place empty, or, with `seeded`,
 ///     holding its initial value.
 ///   - seeded: Whether `values` holds a value for every input. If so, their combination is put
 ///     at once, before any input is started.
+///   - start: Starts every input, in order, synchronously, with ``CombineLatestCore/start(_:store:)``;
+///     returns their starts.
 ///   - combine: Makes the result from the values, once every input has one.
 /// - Returns: The combined signal.
 @inlinable func makeCombineLatest<Values, R, E>(
-    _ inputs: [CombineLatestInput<Values, R, E>], values: Values, seeded: Bool = false,
+    count: Int, values: Values, seeded: Bool = false,
+    start: @escaping (CombineLatestCore<Values, R, E>) -> [any Disposable],
     combine: @escaping (Values) -> R
 ) -> Signal<R, E> {
     Signal { subscriber in
         if seeded { subscriber.putNext(combine(values)) }
         let core = CombineLatestCore(
-            subscriber: subscriber, values: values, missing: seeded ? 0 : inputs.count, running: inputs.count,
-            combine: combine)
-        var starts: [any Disposable] = []
-        starts.reserveCapacity(inputs.count)
-        for input in inputs { starts.append(input.start(core)) }
-        return CombineLatestDisposable(starts)
+            subscriber: subscriber, values: values, missing: seeded ? 0 : count, running: count, combine: combine)
+        return CombineLatestDisposable(start(core))
     }
 }
