@@ -337,7 +337,7 @@ extension Receiver {
         @inlinable mutating func add(_ listener: Listener) -> [Wave] {
             if !listeners.isEmpty, listeners.count == listeners.capacity { sweep() }  // amortised O(1) per listener
             // Unless the ring has wrapped, `kept` is in order: the replay shares its buffer, no copy.
-            let replay = oldest == 0 ? kept : Array(kept[oldest...] + kept[..<oldest])
+            let replay = kept.isEmpty ? [] : oldest == 0 ? kept : Array(kept[oldest...] + kept[..<oldest])
             (listener.since, listener.held) = (waveCount, replay.isEmpty ? nil : [])
             listeners.append(listener)
             return replay
