@@ -336,7 +336,8 @@ extension Receiver {
         /// Adds `listener` (last in delivery order) and returns what it is replayed.
         @inlinable mutating func add(_ listener: Listener) -> [Wave] {
             if !listeners.isEmpty, listeners.count == listeners.capacity { sweep() }  // amortised O(1) per listener
-            let replay = kept.isEmpty ? [] : Array(kept[oldest...] + kept[..<oldest])
+            // Unless the ring has wrapped, `kept` is in order: the replay shares its buffer, no copy.
+            let replay = kept.isEmpty ? [] : oldest == 0 ? kept : Array(kept[oldest...] + kept[..<oldest])
             (listener.since, listener.held) = (waveCount, replay.isEmpty ? nil : [])
             listeners.append(listener)
             return replay

@@ -161,6 +161,29 @@ private enum Watchdog {
         disposable.dispose()
     }
 
+    /// Values that arrive while a tuple is being sent (here from inside the handler, through
+    /// inputs that are not delivering) wait, and are applied in the order they arrived, each
+    /// with its own tuple.
+    @Test func valuesArrivingWhileATupleIsSentAreAppliedInTheirOrder() {
+        let log = History<String>()
+        let (a, signalA) = input("a", log: log), (b, signalB) = input("b", log: log),
+            (c, signalC) = input("c", log: log)
+        let tuples = History<[Int]>()
+        let disposable = combineLatest(signalA, signalB, signalC).start(next: { values in
+            tuples.record([values.0, values.1, values.2])
+            if values == (1, 2, 3) {
+                b.putNext(20)
+                c.putNext(30)
+                b.putNext(21)
+            }
+        })
+        b.putNext(2)
+        c.putNext(3)
+        a.putNext(1)  // the first tuple; a is delivering, b and c are not
+        #expect(tuples.recorded == [[1, 2, 3], [1, 20, 3], [1, 20, 30], [1, 21, 30]])
+        disposable.dispose()
+    }
+
     @Test func eachStartHasItsOwnState() {
         let first = ValuePromise(1), second = ValuePromise(2)
         let signal = combineLatest(first.get(), second.get())
@@ -230,8 +253,9 @@ private enum Watchdog {
         #expect(history.recorded == [])
         inputs[1].0.putNext(2)
         inputs[0].0.putNext(4)
+        inputs[2].0.putNext(5)  // each array sent before stays as it was
         inputs.forEach { $0.0.putCompletion() }
-        #expect(history.recorded == [.next([1, 2, 3]), .next([4, 2, 3]), .completed])
+        #expect(history.recorded == [.next([1, 2, 3]), .next([4, 2, 3]), .next([4, 2, 5]), .completed])
         #expect(log.recorded == ["start a", "start b", "start c", "dispose a", "dispose b", "dispose c"])
     }
 

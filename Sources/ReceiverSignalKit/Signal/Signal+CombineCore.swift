@@ -1,97 +1,207 @@
 // The one engine behind every `combineLatest` overload (Signal+Combine.swift, generated).
 //
-// Per start: one `.hot` pair, whose single listener owns the combining state. Every input event is
-// broadcast into that pair, so the state is updated, and the tuple put into the downstream
-// subscriber, in the pair's one serialized order: two inputs updating on two threads can never
-// emit their tuples out of order, and no lock is held while the state changes, while the tuple is
-// built, or while a replaced value is released (its `deinit` is user code).
+// Per start: one `CombineLatestCore`, which keeps the latest value of each input in typed storage
+// (`Values`: a tuple of optionals for the tuple overloads, `CombineLatestArray` for the array
+// one) and combines them. Each overload supplies, per input, how to store a value of that input's
+// type into `Values`, and how to make the result from `Values` once every input has a value: no
+// value is boxed into `Any` and none is cast back. Everything is `@inlinable`, so it is
+// specialised for the overload's types in the user's module, like the core's delivery path.
 //
-// The state is type-erased (values as `Any`, indexed by input) so that the 25 tuple overloads,
-// the seeded one and the array one share this code; each overload only supplies its sources and
-// how to cast the values back into its result. Everything is `@inlinable`, so it is specialised
-// for the result and error types in the user's module, like the core's delivery path.
+// The core's events are serialized: one thread at a time combines (the one that found nobody
+// combining), and an event that arrives meanwhile, from another thread or from inside a handler,
+// waits in the core's queue for that thread to apply it after the current one. So the values are
+// stored, and the tuples put into the downstream subscriber, in one order: two inputs updating on
+// two threads can never emit their tuples out of order. The lock (the core's stripe of the lock
+// table) only guards who combines and the queue; no lock is held while a value is stored, while
+// the tuple is built, or while a replaced value is released (its `deinit` is user code).
 //
 // What one start keeps alive, besides the downstream subscriber and the inputs' own starts:
 //
-//   each input's handlers ──▶ the pair's transmitter ──▶ listener ──▶ CombineLatestState
-//   CombineLatestState ──▶ subscriber ──▶ CombineLatestDisposable ──▶ the inputs' starts
+//   each input's handlers ──▶ CombineLatestCore ──▶ subscriber ──▶ CombineLatestDisposable
+//   CombineLatestDisposable ──▶ the inputs' starts ──▶ their handlers
 //
 // The loop through the subscriber is cut when the start ends: terminating or disposing the
 // subscriber disposes the inputs' starts, which release their handlers, the only holders of the
-// transmitter, whose end releases the listener and the state. A start never disposed is released
-// the same way when its inputs end.
+// core, and with it the latest values. A start never disposed is released the same way when its
+// inputs end.
 
-/// An input event, as it travels through a start's pair: a value of input `index` (0 or more),
-/// or a terminal event. A plain struct, not an enum generic over `E`: the pair copies and tests
-/// its waves, and a multi-payload enum holding an `Any` is copied and tested through the runtime
-/// on every step (measured: an eighth of an update's cost).
-@usableFromInline struct CombineLatestEvent {
-    @inlinable static var error: Int { -1 }  // `value` is the error, as `Any`
-    @inlinable static var completion: Int { -2 }
-
-    @usableFromInline let index: Int
-    @usableFromInline let value: Any
-
-    @inlinable init(index: Int, value: Any) { (self.index, self.value) = (index, value) }
+/// Stores `value` as an input's latest and returns whether it is the input's first value; the
+/// value it replaces is released here (the core calls this with no lock held).
+///
+/// The generated overloads pass it to each input as `{ combineLatestStore(&$0.1, $1) }`.
+@inlinable func combineLatestStore<T>(_ slot: inout T?, _ value: T) -> Bool {
+    defer { slot = value }
+    return slot == nil
 }
 
-/// What stands in a start's values for an input that has not sent a value yet.
-@usableFromInline struct CombineLatestNoValue {
-    @inlinable init() {}
-}
+/// The array form's storage: the latest value of each input, in input order.
+///
+/// Until every input has a value they wait in `partial`; from then on in `latest`, the very array
+/// each update sends. So an update stores its value in place and sends the array as it is, with
+/// no copy, when the array sent before has been let go of (it is copied on write otherwise).
+@usableFromInline struct CombineLatestArray<T> {
+    @usableFromInline var partial: [T?]  // emptied once every input has a value
+    @usableFromInline var latest: [T] = []  // empty until then
+    @usableFromInline var missing: Int  // inputs without a value yet
 
-/// One input of a `combineLatest`, type-erased: starting it sends its events into a start's pair.
-@usableFromInline struct CombineLatestSource<E> {
-    @usableFromInline let start: (Receiver<CombineLatestEvent>.Transmitter, Int) -> any Disposable
+    @inlinable init(count: Int) {
+        partial = Array(repeating: nil, count: count)
+        missing = count
+    }
 
-    /// Erases `signal`, wrapped in `deliverOn(queue)` when there is a queue (once, here, rather
-    /// than on every start).
-    @inlinable init<T>(_ signal: Signal<T, E>, on queue: Queue?) {
-        let signal = queue.map { signal |> deliverOn($0) } ?? signal
-        // Only `next` needs the index, so it is the one handler that allocates a context; a
-        // closure capturing only the transmitter uses it as its context.
-        start = { pair, index in
-            signal.start(
-                next: { pair.broadcast(CombineLatestEvent(index: index, value: $0)) },
-                error: { pair.broadcast(CombineLatestEvent(index: CombineLatestEvent.error, value: $0)) },
-                completed: { pair.broadcast(CombineLatestEvent(index: CombineLatestEvent.completion, value: ())) }
-            )
+    /// Stores `value` as input `index`'s latest; returns whether it is the input's first.
+    @inlinable mutating func store(_ value: T, at index: Int) -> Bool {
+        guard missing > 0 else {
+            latest[index] = value
+            return false
         }
+        let isFirst = combineLatestStore(&partial[index], value)
+        if isFirst { missing -= 1 }
+        if missing == 0 {
+            latest = partial.map { $0! }
+            partial = []
+        }
+        return isFirst
     }
 }
 
-/// The combining state of one start; only the pair's listener touches it, so it needs no lock.
-@usableFromInline final class CombineLatestState<R, E> {
-    @usableFromInline let subscriber: Subscriber<R, E>
-    @usableFromInline let combine: ([Any]) -> R
-    // The latest value of each input, `CombineLatestNoValue()` until it sends one. Not `[Any?]`:
-    // copying an `Any?` goes through the generic `Optional` witnesses, which made each copy about
-    // three times as dear. Only the listener touches it, so exclusivity checks are left out.
-    @exclusivity(unchecked) @usableFromInline var values: [Any]
-    @usableFromInline var missing: Int  // inputs without a value yet
-    @usableFromInline var running: Int  // inputs not completed yet
+/// One start's combining state: the latest values, in typed storage, and the queue of events
+/// waiting for the thread that combines.
+@usableFromInline final class CombineLatestCore<Values, R, E> {
+    /// An event that arrived while another one was being applied.
+    @usableFromInline enum Entry {
+        /// A value: stores it (returning whether it is its input's first), as the input's
+        /// `store` closure does.
+        case value((inout Values) -> Bool)
+        case error(E)
+        case completion
+    }
 
-    @inlinable init(subscriber: Subscriber<R, E>, combine: @escaping ([Any]) -> R, values: [Any]) {
-        (self.subscriber, self.combine, self.values) = (subscriber, combine, values)
-        missing = values.lazy.filter { $0 is CombineLatestNoValue }.count
-        running = values.count
+    @usableFromInline let subscriber: Subscriber<R, E>
+    @usableFromInline let combine: (Values) -> R
+
+    // Touched only by the thread that combines (the one that set `isCombining`), which the lock
+    // hands over, so they need no lock of their own and no exclusivity checks.
+    @exclusivity(unchecked) @usableFromInline var values: Values
+    @exclusivity(unchecked) @usableFromInline var missing: Int  // inputs without a value yet
+    @exclusivity(unchecked) @usableFromInline var running: Int  // inputs not completed yet
+
+    // Under the core's stripe of the lock table (`StripedLock`).
+    @exclusivity(unchecked) @usableFromInline var isCombining = false
+    @exclusivity(unchecked) @usableFromInline var waiting: ContiguousArray<Entry?> = []
+    @exclusivity(unchecked) @usableFromInline var oldest = 0  // the first of `waiting` not applied yet
+
+    @inlinable init(
+        subscriber: Subscriber<R, E>, values: Values, missing: Int, running: Int,
+        combine: @escaping (Values) -> R
+    ) {
+        (self.subscriber, self.values, self.missing, self.running, self.combine) =
+            (subscriber, values, missing, running, combine)
+    }
+
+    /// Stores a value of one input with its `store` closure, then combines, or leaves it in the
+    /// queue for the thread that is combining.
+    @inlinable func put<T>(_ value: T, by store: @escaping (inout Values, T) -> Bool) {
+        // The queued closure is only made when the value has to wait.
+        guard admit({ .value { store(&$0, value) } }) else { return }
+        stored(isFirst: store(&values, value))
+        drain()
+    }
+
+    @inlinable func putError(_ error: E) {
+        guard admit({ .error(error) }) else { return }
+        apply(.error(error))
+        drain()
+    }
+
+    @inlinable func putCompletion() {
+        guard admit({ .completion }) else { return }
+        apply(.completion)
+        drain()
+    }
+
+    /// Makes the calling thread the one that combines and returns `true`, or, if another is
+    /// combining, queues the event for it and returns `false`.
+    @inlinable @inline(__always) func admit(_ entry: () -> Entry) -> Bool {
+        StripedLock(for: self).withLock {
+            if isCombining {
+                waiting.append(entry())
+                return false
+            }
+            isCombining = true
+            return true
+        }
+    }
+
+    /// Applies the queued events in order, until none is left; then stops combining.
+    @inlinable func drain() {
+        while let entry = takeWaiting() { apply(entry) }  // each released after it is applied
+    }
+
+    /// The oldest queued event; or `nil`, having stopped combining, when the queue is empty.
+    @inlinable func takeWaiting() -> Entry? {
+        StripedLock(for: self).withLock {
+            guard oldest < waiting.count else {
+                isCombining = false
+                if oldest > 0 {  // every entry was taken out: the buffer holds no value to release
+                    waiting.removeAll()
+                    oldest = 0
+                }
+                return nil
+            }
+            let entry = waiting[oldest]
+            waiting[oldest] = nil
+            oldest += 1
+            return entry
+        }
     }
 
     /// Each input sends at most one terminal event (its subscriber stops after it), so counting
     /// completions is enough. The first error terminates the subscriber, which disposes every
-    /// input; an event already queued in the pair then reaches a subscriber that ignores it.
-    @inlinable func receive(_ event: CombineLatestEvent) {
-        switch event.index {
-        case 0...:
-            if missing > 0, values[event.index] is CombineLatestNoValue { missing -= 1 }  // once all have one, no test
-            values[event.index] = event.value
-            if missing == 0 { subscriber.putNext(combine(values)) }
-        case CombineLatestEvent.error:
-            subscriber.putError(event.value as! E)
-        default:
+    /// input; an event already queued then reaches a subscriber that ignores it.
+    @inlinable func apply(_ entry: Entry) {
+        switch entry {
+        case .value(let store):
+            stored(isFirst: store(&values))
+        case .error(let error):
+            subscriber.putError(error)
+        case .completion:
             running -= 1
             if running == 0 { subscriber.putCompletion() }
         }
+    }
+
+    /// Once every input has a value, sends their combination.
+    @inlinable @inline(__always) func stored(isFirst: Bool) {
+        if isFirst { missing -= 1 }
+        if missing == 0 { subscriber.putNext(combine(values)) }
+    }
+}
+
+extension CombineLatestCore {
+    /// Starts `signal` as one of this start's inputs, its events sent into the core.
+    ///
+    /// - Parameters:
+    ///   - signal: The input.
+    ///   - store: Stores a value of this input in its place in `Values`; returns whether it is the
+    ///     input's first (``combineLatestStore(_:_:)`` does both).
+    /// - Returns: The input's start.
+    @inlinable func start<T>(_ signal: Signal<T, E>, store: @escaping (inout Values, T) -> Bool) -> any Disposable {
+        // Only `next` needs `store`, so it is the one handler that allocates a context; a closure
+        // capturing only the core uses it as its context.
+        signal.start(
+            next: { self.put($0, by: store) },
+            error: { self.putError($0) },
+            completed: { self.putCompletion() }
+        )
+    }
+}
+
+extension Signal {
+    /// The signal wrapped in `deliverOn(queue)` if there is a queue (done once per
+    /// `combineLatest`, not on every start).
+    @inlinable func delivered(on queue: Queue?) -> Signal {
+        queue.map { self |> deliverOn($0) } ?? self
     }
 }
 
@@ -111,27 +221,24 @@
 /// value, then on every value; completes when all inputs have; forwards the first error.
 ///
 /// - Parameters:
-///   - sources: The inputs, started in order, synchronously, at each start.
-///   - seed: Initial values, one per input. With a seed, their combination is put at once,
-///     before any input is started.
-///   - combine: Makes the result from the values, one per input, in order.
+///   - count: How many inputs there are.
+///   - values: The storage each start begins with: every input's place empty, or, with `seeded`,
+///     holding its initial value.
+///   - seeded: Whether `values` holds a value for every input. If so, their combination is put
+///     at once, before any input is started.
+///   - start: Starts every input, in order, synchronously, with ``CombineLatestCore/start(_:store:)``;
+///     returns their starts.
+///   - combine: Makes the result from the values, once every input has one.
 /// - Returns: The combined signal.
-@inlinable func combineLatestAny<R, E>(
-    _ sources: [CombineLatestSource<E>], seed: [Any]? = nil, combine: @escaping ([Any]) -> R
+@inlinable func makeCombineLatest<Values, R, E>(
+    count: Int, values: Values, seeded: Bool = false,
+    start: @escaping (CombineLatestCore<Values, R, E>) -> [any Disposable],
+    combine: @escaping (Values) -> R
 ) -> Signal<R, E> {
     Signal { subscriber in
-        if let seed { subscriber.putNext(combine(seed)) }
-        let values = seed ?? Array(repeating: CombineLatestNoValue(), count: sources.count)
-        let state = CombineLatestState(subscriber: subscriber, combine: combine, values: values)
-        let (pair, receiver) = Receiver<CombineLatestEvent>.make()
-        // The listener is not kept: disposing the inputs releases their handlers, the only holders
-        // of `pair`, and the pair's end releases the listener and the state.
-        receiver.listen { state.receive($0) }
-        var inputs: [any Disposable] = []
-        inputs.reserveCapacity(sources.count)
-        for (index, source) in sources.enumerated() {
-            inputs.append(source.start(pair, index))
-        }
-        return CombineLatestDisposable(inputs)
+        if seeded { subscriber.putNext(combine(values)) }
+        let core = CombineLatestCore(
+            subscriber: subscriber, values: values, missing: seeded ? 0 : count, running: count, combine: combine)
+        return CombineLatestDisposable(start(core))
     }
 }
