@@ -28,8 +28,14 @@ func search(_ query: String) -> Signal<[String], NoError> {
 @Observable @MainActor final class SearchViewModel {
     /// Bound to a text field in a real app.
     var query = ""
-    /// What the list shows: the latest results, set on main.
-    @ObservationIgnored private(set) var results: Observed<[String]>!
+    /// What the list shows: the latest results, set on main. Starts searching when the view
+    /// first reads it. `[weak self]`: the model owns what it starts, so the closure must not own
+    /// the model.
+    @ObservationIgnored private(set) lazy var results: Observed<[String]> =
+        (Signal(observing: { [weak self] in self?.query ?? "" })
+        |> distinctUntilChanged
+        |> mapToSignal(search)
+        |> deliverOnMainQueue).observed(initial: [])
     /// The connection's status, as a view shows it.
     @ObservationIgnored let status: Observed<String>
     /// Every query typed, in order (a pair fed by observation).
@@ -38,12 +44,6 @@ func search(_ query: String) -> Signal<[String], NoError> {
 
     init(connection: Receiver<String>) {
         status = connection.observed(initial: "connecting")
-        // `[weak self]`: the model owns what it starts, so the closures must not own the model.
-        results =
-            (Signal(observing: { [weak self] in self?.query ?? "" })
-            |> distinctUntilChanged
-            |> mapToSignal(search)
-            |> deliverOnMainQueue).observed(initial: [])
         let (queries, feed) = Receiver.make(with: .warm(upTo: 1), observing: { [weak self] in self?.query ?? "" })
         queries.skip(count: 1).listen { [weak self] in self?.typed.append($0) }.disposed(by: bag)
         feed.disposed(by: bag)
