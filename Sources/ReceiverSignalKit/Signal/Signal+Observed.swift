@@ -8,7 +8,7 @@
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension Signal {
-    /// Starts this signal once and keeps its latest value in an ``Receiver/Observed``, for
+    /// Starts this signal once and keeps its latest value in an `Observed`, for
     /// SwiftUI views and other Observation clients.
     ///
     /// ```swift
@@ -19,7 +19,7 @@ extension Signal {
     /// print(name.value)              // "Grace"
     /// ```
     ///
-    /// `value` is `initial` until the first value arrives, then the latest. The ``Receiver/Observed``
+    /// `value` is `initial` until the first value arrives, then the latest. The `Observed`
     /// owns the start: releasing it disposes the start (and so what the generator returned), and
     /// nothing the start feeds keeps it alive.
     ///
@@ -40,7 +40,7 @@ extension Signal {
     }
 }
 
-/// Disposes a start when it is deinitialised: the link from an ``Receiver/Observed``'s listener to
+/// Disposes a start when it is deinitialised: the link from an `Observed`'s listener to
 /// the start of `signal.observed(initial:)`.
 final class StartOwner: Sendable {
     let start: any Disposable

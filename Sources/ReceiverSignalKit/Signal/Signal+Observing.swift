@@ -14,8 +14,8 @@ extension Signal where E == NoError {
     ///     private let search = MetaDisposable()
     ///
     ///     init(api: SearchAPI) {
-    ///         search.set(
-    ///             (Signal(observing: { self.query })
+    ///         search.set(      // `[weak self]`: the model owns the start
+    ///             (Signal(observing: { [weak self] in self?.query ?? "" })
     ///                 |> distinctUntilChanged
     ///                 |> mapToSignal { api.search($0) }      // the previous request is disposed
     ///                 |> deliverOnMainQueue)
@@ -65,8 +65,8 @@ extension Signal where E == NoError {
 
 extension Signal where T: Sendable, E: Error {
     /// Makes a signal whose every start runs `operation` in a new `Task`, then sends its result
-    /// and completes, or fails with the error it throws: ``init(priority:operation:)-(_,()->T)``
-    /// for a function that does not suspend.
+    /// and completes, or fails with the error it throws: the async initialiser,
+    /// `Signal(priority:operation:)`, for a function that does not suspend.
     ///
     /// ```swift
     /// let answer = Signal<Int, NoError> { 42 }
