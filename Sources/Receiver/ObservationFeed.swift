@@ -8,6 +8,11 @@
 // the job that made the change has finished: the change is stored, and every change made in that
 // same job is read at once (they coalesce). One read at a time: a change during a read marks it
 // dirty, and the read schedules the next when it is done, so the last change is always read.
+//
+// Not Observation's `Observations` sequence, which does the same where it exists (macOS 26, iOS 26,
+// and Linux): it needs a `@Sendable` closure and a `Sendable` value (a non-`Sendable` model could
+// not be read), and it is iterated asynchronously, so the first value could not be delivered
+// during `make` or `start`. `withObservationTracking` serves every OS that has Observation.
 
 internal import Observation
 
@@ -66,16 +71,13 @@ final class ObservationFeed<Value>: Disposable, Sendable {
     private func changed() {
         let scheduling = ReceiverLock(for: self).withLock { () -> Bool in
             guard read != nil else { return false }
-            switch phase {
-            case .idle:
-                phase = .scheduled
-                return true
-            case .reading:
-                phase = .reading(dirty: true)
-                return false
-            case .scheduled:
+            guard case .idle = phase else {
+                // A read is running (it reads again when it is done), or one is due (it will track).
+                if case .reading = phase { phase = .reading(dirty: true) }
                 return false
             }
+            phase = .scheduled
+            return true
         }
         if scheduling { schedule() }
     }

@@ -69,6 +69,16 @@ import Testing
         #expect(changes.recorded.count == 1)
     }
 
+    @Test func itMayBeReadOnOneThreadWhileAnotherSetsIt() async {
+        let (transmitter, receiver) = Receiver<[Int]>.make()
+        let observed = receiver.observed(initial: [])
+        let writer = Task.detached { for count in 1...200 { transmitter.broadcast(Array(0..<count)) } }
+        var lengths: [Int] = []
+        while lengths.last != 200 { lengths.append(observed.value.count) }  // until the last wave
+        await writer.value
+        #expect(lengths == lengths.sorted())
+    }
+
     @Test func releasingItFromAHandlerMidDeliveryIsSafe() {
         let (transmitter, receiver) = Receiver<Int>.make()
         let holder = Holder()

@@ -88,6 +88,47 @@ import Testing
         feed.dispose()
     }
 
+    @Test func aChangeMadeWhileAValueIsDeliveredIsReadAfterIt() async {
+        let model = MainModel()
+        let (receiver, feed) = Receiver.make(with: .warm(upTo: 1), observing: { model.a })
+        let arrivals = Arrivals<Int>()
+        receiver.listen { value in
+            arrivals.record(value)
+            if value == 1 { model.a = 2 }  // while the read of 1 is delivering
+        }
+        var next = arrivals.stream.makeAsyncIterator()
+        #expect(await next.next() == 0)
+        model.a = 1
+        #expect(await next.next() == 1)
+        #expect(await next.next() == 2)
+        #expect(arrivals.history.recorded == [0, 1, 2])
+        feed.dispose()
+    }
+
+    @Test func disposingFromAListenerStopsTheReads() async {
+        let model = MainModel()
+        let arrivals = Arrivals<Int>()
+        let (receiver, feed) = Receiver.make(with: .hot, observing: { model.a })  // the first read reaches nobody
+        receiver.listen { value in
+            arrivals.record(value)
+            feed.dispose()  // while its read is delivering
+            model.a = value + 1  // a change after `dispose()`: not read
+        }
+        var seen = arrivals.stream.makeAsyncIterator()
+        model.a = 1
+        #expect(await seen.next() == 1)
+        #expect(model.a == 2)
+        let (other, otherFeed) = Receiver.make(with: .hot, observing: { model.a })
+        let barrier = Arrivals<Int>()
+        other.listen(to: barrier.record)
+        var next = barrier.stream.makeAsyncIterator()
+        model.a = 10
+        #expect(await next.next() == 10)  // a later read, on the same actor
+        #expect(arrivals.history.recorded == [1])
+        #expect(model.a == 10)
+        otherFeed.dispose()
+    }
+
     @Test func changesRequestedFromOtherThreadsEndWithTheLastValue() async {
         let model = MainModel()
         let (receiver, feed) = Receiver.make(with: .warm(upTo: 1), observing: { model.a })
@@ -154,5 +195,12 @@ import Testing
         #expect(await next.next() == 2)
         #expect(arrivals.history.recorded == [0])
         otherFeed.dispose()
+    }
+
+    @Test nonisolated func makingItOffTheClosuresActorStops() async {
+        // Off the main actor here (a nonisolated test), so the first read must not run: it stops.
+        await #expect(processExitsWith: .failure) {
+            _ = Receiver.make(with: .hot, observing: { 0 }, isolation: MainActor.shared)
+        }
     }
 }
