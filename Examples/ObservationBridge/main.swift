@@ -25,6 +25,7 @@ func search(_ query: String) -> Signal<[String], NoError> {
     return .single(found) |> delay(0.05, queue: Queue.concurrentDefaultQueue())
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @Observable @MainActor final class SearchViewModel {
     /// Bound to a text field in a real app.
     var query = ""
@@ -52,6 +53,7 @@ func search(_ query: String) -> Signal<[String], NoError> {
 
 /// Renders `body` now and again after every change to what it read, one main-actor job later (as
 /// SwiftUI does); yields each screen.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor final class Screen {
     let frames: AsyncStream<String>
     private let yield: AsyncStream<String>.Continuation
@@ -71,29 +73,38 @@ func search(_ query: String) -> Signal<[String], NoError> {
     }
 }
 
-let (connection, connectionStatus) = Receiver<String>.make(with: .warm(upTo: 1))
-let model = SearchViewModel(connection: connectionStatus)
-let screen = Screen {
-    "[\(model.status.value)] query \"\(model.query)\": \(model.results.value.joined(separator: ", "))"
-}
-let frames = screen.frames
-
-/// Waits for the screen to show `expected`, then prints it.
-@MainActor func show(_ expected: String) async {
-    for await frame in frames where frame == expected {
-        print(frame)
-        return
+/// The script: a user typing, and what the screen shows after each step.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+@MainActor func run() async {
+    let (connection, connectionStatus) = Receiver<String>.make(with: .warm(upTo: 1))
+    let model = SearchViewModel(connection: connectionStatus)
+    let screen = Screen {
+        "[\(model.status.value)] query \"\(model.query)\": \(model.results.value.joined(separator: ", "))"
     }
+
+    /// Waits for the screen to show `expected`, then prints it.
+    func show(_ expected: String) async {
+        for await frame in screen.frames where frame == expected {
+            print(frame)
+            return
+        }
+    }
+
+    await show("[connecting] query \"\": ")
+    connection.broadcast("online")  // on main, so the view's observers run on main
+    await show("[online] query \"\": ")
+    model.query = "s"  // typing: the results follow, after the request answers
+    await show("[online] query \"s\": swift, swiftui, signal")
+    model.query = "sw"
+    model.query = "swi"  // one job: read once, so one request
+    await show("[online] query \"swi\": swift, swiftui")
+    model.query = "rec"
+    await show("[online] query \"rec\": receiver")
+    print("searches typed:", model.typed)
 }
 
-await show("[connecting] query \"\": ")
-connection.broadcast("online")  // on main, so the view's observers run on main
-await show("[online] query \"\": ")
-model.query = "s"  // typing: the results follow, after the request answers
-await show("[online] query \"s\": swift, swiftui, signal")
-model.query = "sw"
-model.query = "swi"  // one job: read once, so one request
-await show("[online] query \"swi\": swift, swiftui")
-model.query = "rec"
-await show("[online] query \"rec\": receiver")
-print("searches typed:", model.typed)
+if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
+    await run()
+} else {
+    print("Observation needs macOS 14, iOS 17, tvOS 17 or watchOS 10")
+}

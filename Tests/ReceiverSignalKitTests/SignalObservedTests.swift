@@ -4,6 +4,7 @@ import ReceiverSignalKit
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct SignalObservedTests {
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func aValueSentDuringTheStartArrivesBeforeObservedReturns() {
         let observed = Signal<Int, NoError>.single(5).observed(initial: 0)
         #expect(observed.value == 5)
@@ -11,6 +12,7 @@ import Testing
         #expect(pending.value == 0)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func trackingFiresOnEachValue() {
         let promise = ValuePromise(1)
         let observed = promise.get().observed(initial: 0)
@@ -30,6 +32,7 @@ import Testing
         #expect(after == [2, 3, 4])
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func anErrorOrACompletionLeavesTheValue() {
         let (errorInput, errors) = Signal<Int, TestError>.pipe()
         let observed = errors.observed(initial: 0)
@@ -42,6 +45,7 @@ import Testing
         #expect(completing.value == 8)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func releasingItDisposesTheStart() {
         let disposed = History<Void>()
         weak var weakCapture: Witness?
@@ -70,6 +74,7 @@ import Testing
         #expect(weakCapture == nil)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func aValueFromAnotherThreadSetsTheValue() async {
         let pipe = ValuePipe<Int>()
         let observed = pipe.signal().observed(initial: 0)

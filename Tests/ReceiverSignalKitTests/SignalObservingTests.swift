@@ -4,6 +4,7 @@ import Testing
 
 /// `Signal(observing:)`, with main-actor models as SwiftUI view models are, unless a test says.
 @Suite(.timeLimit(.minutes(1))) @MainActor struct SignalObservingTests {
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func eachStartSendsTheCurrentValueThenTheNewOneAfterEachChange() async {
         let model = MainModel()
         model.a = 1
@@ -25,6 +26,7 @@ import Testing
         secondStart.dispose()
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func changesInOneJobCoalesceAndTheLastIsSent() async {
         let model = MainModel()
         let arrivals = Arrivals<Int>()
@@ -36,6 +38,7 @@ import Testing
         start.dispose()
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func eachReadTracksWhatItRead() async {
         let model = MainModel()
         let arrivals = Arrivals<Int>()
@@ -51,6 +54,7 @@ import Testing
         start.dispose()
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test nonisolated func aModelChangedOnAnotherThreadEndsWithTheLastValue() async {
         let model = LockedModel()
         let arrivals = Arrivals<Int>()
@@ -67,6 +71,7 @@ import Testing
         start.dispose()
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func nothingIsSentAfterDisposeAndTheStartReleasesTheClosure() async {
         let model = MainModel()
         weak var weakCapture: Witness?
@@ -92,6 +97,7 @@ import Testing
         other.dispose()
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func itComposesAsASearchField() async {
         let model = MainModel()
         let arrivals = Arrivals<String>()

@@ -6,6 +6,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ObservedTests {
     /// Tracks `observed.value` once; records the value seen in `onChange` (Observation calls it in
     /// `willSet`, so that is the old one) and counts the calls.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     private func track(_ observed: Observed<Int>, into changes: History<Int>) {
         withObservationTracking {
             _ = observed.value
@@ -14,6 +15,7 @@ import Testing
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func trackingFiresOnEachWaveAndTheNewWaveIsReadableAfterIt() {
         let (transmitter, receiver) = Receiver<Int>.make()
         let observed = receiver.observed(initial: 0)
@@ -28,6 +30,7 @@ import Testing
         #expect(after == [1, 2, 3])
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test(arguments: allStrategies)
     func theReplayArrivesBeforeObservedReturns(strategy: Receiver<Int>.Strategy) {
         let (transmitter, receiver) = Receiver<Int>.make(with: strategy)
@@ -37,6 +40,7 @@ import Testing
         #expect(observed.value == (strategy == .hot ? 0 : 2))
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func releasingItDisposesTheListenerAndReleasesWhatItsSourceCaptured() {
         let (transmitter, receiver) = Receiver<Int>.make()
         let passed = History<Int>()
@@ -59,6 +63,7 @@ import Testing
         #expect(passed.recorded == [1])  // the hot pair's later broadcast reaches nothing
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func wavesFromAnotherThreadSetTheValue() async {
         let (transmitter, receiver) = Receiver<Int>.make()
         let observed = receiver.observed(initial: 0)
@@ -69,6 +74,7 @@ import Testing
         #expect(changes.recorded.count == 1)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func itMayBeReadOnOneThreadWhileAnotherSetsIt() async {
         let (transmitter, receiver) = Receiver<[Int]>.make()
         let observed = receiver.observed(initial: [])
@@ -79,6 +85,7 @@ import Testing
         #expect(lengths == lengths.sorted())
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func releasingItFromAHandlerMidDeliveryIsSafe() {
         let (transmitter, receiver) = Receiver<Int>.make()
         let holder = Holder()
@@ -95,6 +102,7 @@ import Testing
 }
 
 /// Holds an `Observed` that a handler may release. Only touched by the test's thread.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 private final class Holder: @unchecked Sendable {
     var observed: Observed<Int>?
 }

@@ -5,6 +5,7 @@ import Testing
 /// `Receiver.make(with:observing:)`. The models are main-actor isolated, as a SwiftUI view model is
 /// (so a change and the read after it are main-actor jobs, in order), except where a test says.
 @Suite(.timeLimit(.minutes(1))) @MainActor struct ReceiverObservingTests {
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func theFirstReadIsBroadcastDuringMake() {
         let model = MainModel()
         model.a = 7
@@ -15,6 +16,7 @@ import Testing
         feed.dispose()
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func eachChangeBroadcastsTheNewValueNeverTheOld() async {
         let model = MainModel()
         let (receiver, feed) = Receiver.make(with: .warm(upTo: 1), observing: { model.a })
@@ -30,6 +32,7 @@ import Testing
         feed.dispose()
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func equalConsecutiveValuesAreBroadcastAsTheyCome() async {
         let model = MainModel()
         let (receiver, feed) = Receiver.make(with: .warm(upTo: 1), observing: { model.a > 0 })
@@ -45,6 +48,7 @@ import Testing
         feed.dispose()
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func changesMadeInOneJobCoalesceIntoTheLastValue() async {
         let model = MainModel()
         let (receiver, feed) = Receiver.make(with: .warm(upTo: 1), observing: { model.a })
@@ -57,6 +61,7 @@ import Testing
         feed.dispose()
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func eachReadTracksWhatItReadSoThePropertiesMayChange() async {
         let model = MainModel()
         let reads = History<Int>()
@@ -88,6 +93,7 @@ import Testing
         feed.dispose()
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func aChangeMadeWhileAValueIsDeliveredIsReadAfterIt() async {
         let model = MainModel()
         let (receiver, feed) = Receiver.make(with: .warm(upTo: 1), observing: { model.a })
@@ -105,6 +111,7 @@ import Testing
         feed.dispose()
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func disposingFromAListenerStopsTheReads() async {
         let model = MainModel()
         let arrivals = Arrivals<Int>()
@@ -129,6 +136,7 @@ import Testing
         otherFeed.dispose()
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func changesRequestedFromOtherThreadsEndWithTheLastValue() async {
         let model = MainModel()
         let (receiver, feed) = Receiver.make(with: .warm(upTo: 1), observing: { model.a })
@@ -146,6 +154,7 @@ import Testing
         feed.dispose()
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test nonisolated func aNonisolatedReadFollowsAModelChangedOnAnotherThread() async {
         let model = LockedModel()
         // Made in nonisolated code: later reads run in tasks on the global concurrent executor.
@@ -164,6 +173,7 @@ import Testing
         feed.dispose()
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func nothingIsBroadcastAfterDisposeAndTheClosureIsReleased() async {
         let model = MainModel()
         weak var weakCapture: Witness?
@@ -197,6 +207,7 @@ import Testing
         otherFeed.dispose()
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test nonisolated func makingItOffTheClosuresActorStops() async {
         // Off the main actor here (a nonisolated test), so the first read must not run: it stops.
         await #expect(processExitsWith: .failure) {
