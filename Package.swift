@@ -29,6 +29,8 @@ let package = Package(
         .executableTarget(name: "LoginForm", dependencies: ["ReceiverSignalKit"], path: "Examples/LoginForm"),
         .executableTarget(name: "CachedRequest", dependencies: ["ReceiverSignalKit"], path: "Examples/CachedRequest"),
         .executableTarget(name: "SearchScreen", dependencies: ["ReceiverSignalKit"], path: "Examples/SearchScreen"),
+        .executableTarget(
+            name: "ObservationBridge", dependencies: ["ReceiverSignalKit"], path: "Examples/ObservationBridge"),
     ],
     swiftLanguageModes: [.v6]
 )

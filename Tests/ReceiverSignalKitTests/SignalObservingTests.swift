@@ -1,0 +1,117 @@
+import Foundation
+import ReceiverSignalKit
+import Testing
+
+/// `Signal(observing:)`, with main-actor models as SwiftUI view models are, unless a test says.
+@Suite(.timeLimit(.minutes(1))) @MainActor struct SignalObservingTests {
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func eachStartSendsTheCurrentValueThenTheNewOneAfterEachChange() async {
+        let model = MainModel()
+        model.a = 1
+        let signal = Signal(observing: { model.a })
+        let arrivals = Arrivals<Int>()
+        let start = signal.start(next: arrivals.record)
+        #expect(arrivals.history.recorded == [1])  // the first read, during `start`
+        var next = arrivals.stream.makeAsyncIterator()
+        #expect(await next.next() == 1)
+        model.a = 2
+        #expect(await next.next() == 2)
+        model.a = 3
+        #expect(await next.next() == 3)
+
+        let second = Arrivals<Int>()
+        let secondStart = signal.start(next: second.record)  // a start of its own
+        #expect(second.history.recorded == [3])
+        start.dispose()
+        secondStart.dispose()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func changesInOneJobCoalesceAndTheLastIsSent() async {
+        let model = MainModel()
+        let arrivals = Arrivals<Int>()
+        let start = Signal(observing: { model.a }).start(next: arrivals.record)
+        var next = arrivals.stream.makeAsyncIterator()
+        for value in 1...10 { model.a = value }
+        await next.wait(for: 10)
+        #expect(arrivals.history.recorded == [0, 10])
+        start.dispose()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func eachReadTracksWhatItRead() async {
+        let model = MainModel()
+        let arrivals = Arrivals<Int>()
+        let start = Signal(observing: { model.shown }).start(next: arrivals.record)
+        var next = arrivals.stream.makeAsyncIterator()
+        #expect(await next.next() == 0)
+        model.showsA = true
+        model.a = 1
+        #expect(await next.next() == 1)
+        model.a = 2
+        #expect(await next.next() == 2)
+        #expect(arrivals.history.recorded == [0, 1, 2])
+        start.dispose()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test nonisolated func aModelChangedOnAnotherThreadEndsWithTheLastValue() async {
+        let model = LockedModel()
+        let arrivals = Arrivals<Int>()
+        let start = Signal(observing: { model.a }).start(next: arrivals.record)
+        var next = arrivals.stream.makeAsyncIterator()
+        #expect(await next.next() == 0)
+        let writer = Thread {
+            for value in 1...200 { model.a = value }
+        }
+        writer.start()
+        await next.wait(for: 200)
+        let history = arrivals.history.recorded
+        #expect(history == history.sorted())
+        start.dispose()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func nothingIsSentAfterDisposeAndTheStartReleasesTheClosure() async {
+        let model = MainModel()
+        weak var weakCapture: Witness?
+        let arrivals = Arrivals<Int>()
+        var start: (any Disposable)?
+        do {
+            let capture = Witness()
+            weakCapture = capture
+            start = Signal(observing: { withExtendedLifetime(capture) { model.a } }).start(next: arrivals.record)
+        }
+        #expect(weakCapture != nil)
+        model.a = 1  // schedules a read, in a later job
+        start?.dispose()
+        #expect(weakCapture == nil)  // the signal was not kept: its only start let go of the closure
+
+        let barrier = Arrivals<Int>()
+        let other = Signal(observing: { model.a }).start(next: barrier.record)
+        var next = barrier.stream.makeAsyncIterator()
+        #expect(await next.next() == 1)
+        model.a = 2
+        #expect(await next.next() == 2)
+        #expect(arrivals.history.recorded == [0])
+        other.dispose()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func itComposesAsASearchField() async {
+        let model = MainModel()
+        let arrivals = Arrivals<String>()
+        let search =
+            Signal(observing: { model.a })
+            |> distinctUntilChanged
+            |> mapToSignal { query in Signal<String, NoError>.single("results for \(query)") }
+        let start = search.start(next: arrivals.record)
+        var next = arrivals.stream.makeAsyncIterator()
+        #expect(await next.next() == "results for 0")
+        model.a = 0  // the same query: dropped by distinctUntilChanged
+        model.a = 4
+        #expect(await next.next() == "results for 4")
+        #expect(arrivals.history.recorded == ["results for 0", "results for 4"])
+        start.dispose()
+    }
+}

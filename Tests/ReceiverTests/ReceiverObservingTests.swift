@@ -1,0 +1,217 @@
+import Foundation
+import Receiver
+import Testing
+
+/// `Receiver.make(with:observing:)`. The models are main-actor isolated, as a SwiftUI view model is
+/// (so a change and the read after it are main-actor jobs, in order), except where a test says.
+@Suite(.timeLimit(.minutes(1))) @MainActor struct ReceiverObservingTests {
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func theFirstReadIsBroadcastDuringMake() {
+        let model = MainModel()
+        model.a = 7
+        let (receiver, feed) = Receiver.make(with: .warm(upTo: 1), observing: { model.a })
+        let seen = History<Int>()
+        receiver.listen(to: seen.record)  // the kept first read, replayed
+        #expect(seen.recorded == [7])
+        feed.dispose()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func eachChangeBroadcastsTheNewValueNeverTheOld() async {
+        let model = MainModel()
+        let (receiver, feed) = Receiver.make(with: .warm(upTo: 1), observing: { model.a })
+        let arrivals = Arrivals<Int>()
+        receiver.listen(to: arrivals.record)
+        var next = arrivals.stream.makeAsyncIterator()
+        #expect(await next.next() == 0)
+        for value in 1...5 {
+            model.a = value
+            #expect(await next.next() == value)
+        }
+        #expect(arrivals.history.recorded == [0, 1, 2, 3, 4, 5])
+        feed.dispose()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func equalConsecutiveValuesAreBroadcastAsTheyCome() async {
+        let model = MainModel()
+        let (receiver, feed) = Receiver.make(with: .warm(upTo: 1), observing: { model.a > 0 })
+        let arrivals = Arrivals<Bool>()
+        receiver.listen(to: arrivals.record)
+        var next = arrivals.stream.makeAsyncIterator()
+        #expect(await next.next() == false)
+        model.a = 1
+        #expect(await next.next() == true)
+        model.a = 2  // a change that reads the same value is broadcast all the same
+        #expect(await next.next() == true)
+        #expect(arrivals.history.recorded == [false, true, true])
+        feed.dispose()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func changesMadeInOneJobCoalesceIntoTheLastValue() async {
+        let model = MainModel()
+        let (receiver, feed) = Receiver.make(with: .warm(upTo: 1), observing: { model.a })
+        let arrivals = Arrivals<Int>()
+        receiver.listen(to: arrivals.record)
+        var next = arrivals.stream.makeAsyncIterator()
+        for value in 1...10 { model.a = value }  // one main-actor job: the read comes after it
+        await next.wait(for: 10)
+        #expect(arrivals.history.recorded == [0, 10])
+        feed.dispose()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func eachReadTracksWhatItReadSoThePropertiesMayChange() async {
+        let model = MainModel()
+        let reads = History<Int>()
+        let (receiver, feed) = Receiver.make(
+            with: .warm(upTo: 1),
+            observing: {
+                reads.record(0)
+                return model.shown
+            })
+        let arrivals = Arrivals<Int>()
+        receiver.listen(to: arrivals.record)
+        var next = arrivals.stream.makeAsyncIterator()
+        #expect(await next.next() == 0)  // reads `showsA` and `b`
+
+        model.a = 1  // not read yet: no read
+        model.b = 2
+        #expect(await next.next() == 2)
+        #expect(reads.recorded.count == 2)
+
+        model.showsA = true  // reads `a` from now on
+        #expect(await next.next() == 1)
+        model.a = 3
+        #expect(await next.next() == 3)  // only if the last read tracked `a`
+        model.b = 4  // no longer read: no read
+        model.a = 5
+        #expect(await next.next() == 5)
+        #expect(arrivals.history.recorded == [0, 2, 1, 3, 5])
+        #expect(reads.recorded.count == 5)
+        feed.dispose()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func aChangeMadeWhileAValueIsDeliveredIsReadAfterIt() async {
+        let model = MainModel()
+        let (receiver, feed) = Receiver.make(with: .warm(upTo: 1), observing: { model.a })
+        let arrivals = Arrivals<Int>()
+        receiver.listen { value in
+            arrivals.record(value)
+            if value == 1 { model.a = 2 }  // while the read of 1 is delivering
+        }
+        var next = arrivals.stream.makeAsyncIterator()
+        #expect(await next.next() == 0)
+        model.a = 1
+        #expect(await next.next() == 1)
+        #expect(await next.next() == 2)
+        #expect(arrivals.history.recorded == [0, 1, 2])
+        feed.dispose()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func disposingFromAListenerStopsTheReads() async {
+        let model = MainModel()
+        let arrivals = Arrivals<Int>()
+        let (receiver, feed) = Receiver.make(with: .hot, observing: { model.a })  // the first read reaches nobody
+        receiver.listen { value in
+            arrivals.record(value)
+            feed.dispose()  // while its read is delivering
+            model.a = value + 1  // a change after `dispose()`: not read
+        }
+        var seen = arrivals.stream.makeAsyncIterator()
+        model.a = 1
+        #expect(await seen.next() == 1)
+        #expect(model.a == 2)
+        let (other, otherFeed) = Receiver.make(with: .hot, observing: { model.a })
+        let barrier = Arrivals<Int>()
+        other.listen(to: barrier.record)
+        var next = barrier.stream.makeAsyncIterator()
+        model.a = 10
+        #expect(await next.next() == 10)  // a later read, on the same actor
+        #expect(arrivals.history.recorded == [1])
+        #expect(model.a == 10)
+        otherFeed.dispose()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func changesRequestedFromOtherThreadsEndWithTheLastValue() async {
+        let model = MainModel()
+        let (receiver, feed) = Receiver.make(with: .warm(upTo: 1), observing: { model.a })
+        let arrivals = Arrivals<Int>()
+        receiver.listen(to: arrivals.record)
+        var next = arrivals.stream.makeAsyncIterator()
+        await withTaskGroup(of: Void.self) { group in
+            for value in 1...50 {
+                group.addTask { await MainActor.run { model.a = max(model.a, value) } }
+            }
+        }
+        await next.wait(for: 50)
+        let history = arrivals.history.recorded
+        #expect(history == history.sorted())  // never an older value after a newer one
+        feed.dispose()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test nonisolated func aNonisolatedReadFollowsAModelChangedOnAnotherThread() async {
+        let model = LockedModel()
+        // Made in nonisolated code: later reads run in tasks on the global concurrent executor.
+        let (receiver, feed) = Receiver.make(with: .warm(upTo: 1), observing: { model.a })
+        let arrivals = Arrivals<Int>()
+        receiver.listen(to: arrivals.record)
+        var next = arrivals.stream.makeAsyncIterator()
+        #expect(await next.next() == 0)
+        let writer = Thread {
+            for value in 1...200 { model.a = value }
+        }
+        writer.start()
+        await next.wait(for: 200)  // the last value always arrives
+        let history = arrivals.history.recorded
+        #expect(history == history.sorted())
+        feed.dispose()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func nothingIsBroadcastAfterDisposeAndTheClosureIsReleased() async {
+        let model = MainModel()
+        weak var weakCapture: Witness?
+        let arrivals = Arrivals<Int>()
+        var feed: (any Disposable)?
+        do {
+            let capture = Witness()
+            weakCapture = capture
+            let made = Receiver.make(
+                with: .warm(upTo: 1),
+                observing: {
+                    withExtendedLifetime(capture) { model.a }
+                })
+            made.receiver.listen(to: arrivals.record)
+            feed = made.feed
+        }
+        #expect(weakCapture != nil)  // the feed holds the closure
+        model.a = 1  // schedules a read, in a later job
+        feed?.dispose()
+        #expect(weakCapture == nil)  // disposing releases the closure
+
+        // A later feed on the same model: once its read of the next change has arrived, the
+        // disposed feed's scheduled read (earlier) has run too, and found nothing to do.
+        let (other, otherFeed) = Receiver.make(with: .hot, observing: { model.a })
+        let barrier = Arrivals<Int>()
+        other.listen(to: barrier.record)
+        var next = barrier.stream.makeAsyncIterator()
+        model.a = 2
+        #expect(await next.next() == 2)
+        #expect(arrivals.history.recorded == [0])
+        otherFeed.dispose()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test nonisolated func makingItOffTheClosuresActorStops() async {
+        // Off the main actor here (a nonisolated test), so the first read must not run: it stops.
+        await #expect(processExitsWith: .failure) {
+            _ = Receiver.make(with: .hot, observing: { 0 }, isolation: MainActor.shared)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+// swift-format-ignore-file: AllPublicDeclarationsHaveDocumentation
+
+// Models and a recorder for the Observation bridges' tests, in both test targets.
+import Foundation
+public import Observation
+
+/// A view model as SwiftUI code writes one: main-actor isolated, changed and read on main.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+@Observable @MainActor public final class MainModel {
+    public var a = 0
+    public var b = 0
+    public var showsA = false
+    /// What the observing closures read: `a` or `b`, depending on `showsA`.
+    public var shown: Int { showsA ? a : b }
+
+    public init() {}
+}
+
+/// A model that is safe to change on any thread: each change (Observation's `willSet`, then the
+/// store) happens under its lock, so a reader on another thread sees either the old value before
+/// the change is announced or the new one.
+///
+/// `@unchecked Sendable`: `stored` is only touched under `lock`.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+@Observable public final class LockedModel: @unchecked Sendable {
+    @ObservationIgnored private let lock = NSLock()
+    @ObservationIgnored private var stored = 0
+
+    public var a: Int {
+        get {
+            access(keyPath: \.a)
+            return lock.withLock { stored }
+        }
+        set {
+            lock.withLock { withMutation(keyPath: \.a) { stored = newValue } }
+        }
+    }
+
+    public init() {}
+}
+
+/// Records values from any thread and lets a test await each one (the suites' time limits bound
+/// every wait).
+public final class Arrivals<Value: Sendable>: Sendable {
+    public let history = History<Value>()
+    public let stream: AsyncStream<Value>
+    private let continuation: AsyncStream<Value>.Continuation
+
+    public init() { (stream, continuation) = AsyncStream.makeStream() }
+
+    public func record(_ value: Value) {
+        history.record(value)
+        continuation.yield(value)
+    }
+}
+
+extension AsyncStream.Iterator where Element: Equatable {
+    /// Waits for `value`, passing the ones before it.
+    public mutating func wait(for value: Element) async {
+        while let next = await next(), next != value {}
+    }
+}
