@@ -224,6 +224,7 @@ private actor RunCounter {
 
     // MARK: - From an AsyncSequence
 
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)  // the sequence bridges
     @Test func anAsyncStreamsElementsThenItsEnd() async {
         let (stream, input) = AsyncStream<Int>.makeStream()
         let signal: Signal<Int, NoError> = Signal(stream)
@@ -233,6 +234,7 @@ private actor RunCounter {
         #expect(await terminalHistory(of: signal) == ["1", "2", "completed"])
     }
 
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)  // the sequence bridges
     @Test func aThrowingStreamsErrorIsTheError() async {
         let (stream, input) = AsyncThrowingStream<Int, any Error>.makeStream()
         let signal: Signal<Int, any Error> = Signal(stream)
@@ -241,17 +243,20 @@ private actor RunCounter {
         #expect(await terminalHistory(of: signal) == ["1", "error TestError(code: 3)"])
     }
 
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)  // the sequence bridges
     @Test func aTypedFailureIsTheSignalsErrorType() async {
         let signal: Signal<Int, TestError> = Signal(Numbers(count: 2, error: TestError(code: 9)))
         #expect(await terminalHistory(of: signal) == ["1", "2", "error TestError(code: 9)"])
     }
 
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)  // the sequence bridges
     @Test func eachStartIteratesTheSequenceAgain() async {
         let signal = Signal(Numbers(count: 3), priority: .low)
         #expect(await terminalHistory(of: signal) == ["1", "2", "3", "completed"])
         #expect(await terminalHistory(of: signal) == ["1", "2", "3", "completed"])
     }
 
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)  // the sequence bridges
     @Test func disposingEndsTheIterationAndReleasesTheHandlers() async {
         let tag = "async-sequence-dispose"
         let (stream, input) = AsyncStream<Int>.makeStream()
@@ -277,6 +282,7 @@ private actor RunCounter {
         #expect(events.recorded == ["1: 1"])
     }
 
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)  // the sequence bridges
     @Test func nothingReachesAHandlerAfterDisposeEvenFromASequenceThatIgnoresCancellation() async {
         let sequence = DeafSequence()
         let (delivered, delivering) = AsyncStream<Int>.makeStream()

@@ -16,6 +16,7 @@ import Testing
         }
     }
 
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)  // the sequence bridges
     @Test(arguments: allStrategies)
     func theFeedBroadcastsEachElementAndTheStrategyKeepsThem(strategy: Receiver<Int>.Strategy) async {
         let (stream, input) = AsyncStream<Int>.makeStream()
@@ -39,6 +40,7 @@ import Testing
         feed.dispose()
     }
 
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)  // the sequence bridges
     @Test func theEndOfTheSequenceLeavesTheReceiverAsItIs() async {
         let (stream, input) = AsyncStream<Int>.makeStream()
         let (receiver, feed) = Receiver.make(with: .cold, from: stream)
@@ -55,6 +57,7 @@ import Testing
         feed.dispose()
     }
 
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)  // the sequence bridges
     @Test func disposingTheFeedCancelsTheTask() async {
         let (stream, input) = AsyncStream<Int>.makeStream()
         let (terminated, terminating) = AsyncStream<String>.makeStream()
@@ -76,6 +79,7 @@ import Testing
         #expect(first.history.recorded == [1])
     }
 
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)  // the sequence bridges
     @Test func nothingIsBroadcastAfterDisposeEvenFromASequenceThatIgnoresCancellation() async {
         let sequence = DeafSequence()
         let (receiver, feed) = Receiver.make(with: .cold, from: sequence)
@@ -96,6 +100,7 @@ import Testing
         #expect(first.history.recorded == [1])
     }
 
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)  // the sequence bridges
     @Test func theFeedKeepsThePairAliveUntilTheSequenceEnds() async {
         let tag = "feed-keeps-the-pair"
         let sequence = DeafSequence()
