@@ -30,6 +30,10 @@ public final class Queue: Sendable {
     /// finds whether `mainKey` is there. `nil` where that C call is not available.
     private let probe: DispatchSpecificProbe?
     private let isMain: Bool
+    /// For a queue made by `TestScheduler` (module ReceiverSignalKitTesting), what runs its work on
+    /// virtual time; `nil` for every other queue, which is the only cost of virtual time to them:
+    /// this word, and one test of it where an operation would otherwise go to Dispatch.
+    @usableFromInline package let virtual: VirtualQueue?
 
     /// What a queue carries under `Queue.key`, so that `isCurrent()` recognises it.
     private final class Marker: Sendable {}
@@ -46,9 +50,17 @@ public final class Queue: Sendable {
     private static let concurrentBackground = Queue(wrapping: .global(qos: .background))
 
     private init(
-        wrapping queue: DispatchQueue, marker: Marker? = nil, probe: DispatchSpecificProbe? = nil, isMain: Bool = false
+        wrapping queue: DispatchQueue, marker: Marker? = nil, probe: DispatchSpecificProbe? = nil, isMain: Bool = false,
+        virtual: VirtualQueue? = nil
     ) {
-        (self.queue, self.marker, self.probe, self.isMain) = (queue, marker, probe, isMain)
+        (self.queue, self.marker, self.probe, self.isMain, self.virtual) = (queue, marker, probe, isMain, virtual)
+    }
+
+    /// A queue whose work runs on virtual time, through `virtual`. Its `queue` is a serial dispatch
+    /// queue of its own that none of its operations use (work given to it directly runs in real
+    /// time); it carries no marker, so `isCurrent()` asks `virtual`.
+    package convenience init(virtual: VirtualQueue, name: String) {
+        self.init(wrapping: DispatchQueue(label: name), virtual: virtual)
     }
 
     private convenience init(main queue: DispatchQueue) {
@@ -141,7 +153,9 @@ public final class Queue: Sendable {
         } else if let probe {
             return probe.isFound()
         }
-        guard let marker else { return false }
+        // Only queues that carry no marker get here: those of `init(queue:)`, the global ones, and
+        // virtual ones, so a named or the main queue pays nothing for the virtual case.
+        guard let marker else { return virtual?.isCurrent() ?? false }
         return DispatchQueue.getSpecific(key: Self.key) === marker
     }
 
@@ -165,7 +179,13 @@ public final class Queue: Sendable {
     ///
     /// - Parameter f: The work.
     public func sync(_ f: () -> Void) {
-        if isCurrent() { f() } else { queue.sync(execute: f) }
+        if isCurrent() {
+            f()
+        } else if let virtual {
+            virtual.runNow(f)
+        } else {
+            queue.sync(execute: f)
+        }
     }
 
     /// Runs `f` on this queue asynchronously, even if already on it.
@@ -176,6 +196,10 @@ public final class Queue: Sendable {
     ///
     /// - Parameter f: The work.
     public func justDispatch(_ f: @escaping () -> Void) {
+        if let virtual {
+            virtual.schedule(after: 0, f)
+            return
+        }
         let work = Unchecked(f)
         queue.async { work.value() }
     }
@@ -190,6 +214,10 @@ public final class Queue: Sendable {
     ///   - qos: The quality of service for this work item.
     ///   - f: The work.
     public func justDispatchWithQoS(qos: DispatchQoS, _ f: @escaping () -> Void) {
+        if let virtual {
+            virtual.schedule(after: 0, f)
+            return
+        }
         let work = Unchecked(f)
         queue.async(qos: qos, flags: .enforceQoS) { work.value() }
     }
@@ -209,6 +237,10 @@ public final class Queue: Sendable {
     ///   - f: The work.
     public func after(_ delay: Double, _ f: @escaping () -> Void) {
         if delay.isNaN { stopForSeconds("Queue.after(_:_:) needs a delay in seconds", got: delay) }
+        if let virtual {
+            virtual.schedule(after: delay, f)
+            return
+        }
         let work = Unchecked(f)
         queue.asyncAfter(deadline: .now() + delay) { work.value() }
     }

@@ -35,8 +35,17 @@ public final class Timer: Sendable {
     // Called only on `queue`, as SwiftSignalKit does; `nonisolated(unsafe)` because it is an
     // ordinary closure (the caller answers for what it touches there, as for `Queue.async`).
     private nonisolated(unsafe) let completion: (Timer) -> Void
-    /// The running source and the number of its run, so that a one-shot run ends only itself.
-    private let run = Locked<(source: (any DispatchSourceTimer)?, number: Int)>((nil, 0))
+    /// The running source and the number of its run, so that a one-shot run ends only itself; on a
+    /// virtual-time queue, the clock's entry for the next firing instead of a source.
+    private let run = Locked<Run>(Run())
+
+    private struct Run {
+        var source: (any DispatchSourceTimer)?
+        /// Changes with every `start()` and `invalidate()`: a firing of an older run does nothing.
+        var number = 0
+        /// On a virtual-time queue: the clock's entry for the next firing, 0 if none.
+        var scheduled: UInt64 = 0
+    }
 
     // swift-format-ignore: ValidateDocumentationComments
     // (It reads the backticks of `repeat` as part of the parameter's name.)
@@ -101,6 +110,7 @@ public final class Timer: Sendable {
     /// timer.start()
     /// ```
     public func start() {
+        if let virtual = queue.virtual { return start(on: virtual) }
         let source = DispatchSource.makeTimerSource(queue: queue.queue)
         let deadline = DispatchTime.now() + timeout
         if `repeat` {
@@ -109,8 +119,9 @@ public final class Timer: Sendable {
             source.schedule(deadline: deadline)
         }
         let (replaced, number) = run.withLock { run in
-            defer { run = (source, run.number &+ 1) }
-            return (run.source, run.number &+ 1)
+            run.number &+= 1
+            defer { run.source = source }
+            return (run.source, run.number)
         }
         source.setEventHandler { [weak self] in self?.fire(number) }
         replaced?.cancel()
@@ -124,12 +135,65 @@ public final class Timer: Sendable {
     /// timer.invalidate()
     /// ```
     public func invalidate() {
-        run.withLock { $0.source.take() }?.cancel()
+        let (source, scheduled) = run.withLock { run in
+            run.number &+= 1
+            return (run.source.take(), run.scheduled.take())
+        }
+        source?.cancel()
+        if scheduled != 0 { queue.virtual?.cancel(scheduled) }
     }
 
     private func fire(_ number: Int) {
         completion(self)
         guard !`repeat` else { return }
         run.withLock { run in run.number == number ? run.source.take() : nil }?.cancel()
+    }
+
+    // MARK: On a virtual-time queue
+
+    // The same runs, on the queue's clock rather than a dispatch source: each firing is one entry
+    // of the clock, and a repeating timer schedules its next firing after its completion returned
+    // (at the same virtual time as a dispatch source's next deadline, as the completion takes no
+    // virtual time). The clock is only called outside this timer's lock.
+
+    private func start(on virtual: VirtualQueue) {
+        let (number, replaced) = run.withLock { run in
+            run.number &+= 1
+            return (run.number, run.scheduled.take())
+        }
+        virtual.cancel(replaced)
+        schedule(number, on: virtual)
+    }
+
+    /// Schedules run `number`'s next firing, unless that run has ended meanwhile.
+    private func schedule(_ number: Int, on virtual: VirtualQueue) {
+        let entry = virtual.schedule(after: timeout) { [weak self] in self?.fire(number, on: virtual) }
+        let stale = run.withLock { run -> UInt64 in
+            guard run.number == number else { return entry }  // invalidated or restarted meanwhile
+            run.scheduled = entry
+            return 0
+        }
+        virtual.cancel(stale)
+    }
+
+    private func fire(_ number: Int, on virtual: VirtualQueue) {
+        let isLive = run.withLock { run in
+            guard run.number == number else { return false }
+            run.scheduled = 0  // this entry has left the clock
+            return true
+        }
+        guard isLive else { return }
+        completion(self)
+        // A one-shot run is over (a restart from the completion is a new run, already scheduled).
+        guard `repeat`, run.withLock({ $0.number == number }) else { return }
+        schedule(number, on: virtual)
+    }
+}
+
+extension UInt64 {
+    /// The value, leaving 0 in its place (for an entry of a clock, where 0 means none).
+    fileprivate mutating func take() -> UInt64 {
+        defer { self = 0 }
+        return self
     }
 }
