@@ -56,8 +56,12 @@ if [ "${#sources[@]}" -eq 0 ]; then echo "FAIL: no sources found" >&2; exit 1; f
 for file in "${sources[@]}"; do
     printf '// ---- %s\n' "$file"
     # One file is one module: drop the adapter's import of the core, and give every import the
-    # widest level any file gives it (the modules' files disagree, which one file may not).
-    grep -vE '^@_exported public import Receiver$' "$file" | sed -E 's/^internal import /public import /'
+    # widest level any file gives it (the modules' files disagree, which one file may not). The
+    # few `package` declarations (the hook of the ReceiverSignalKitTesting module, which is not
+    # vendored) become `internal`: a file compiled outside a package has no package name for them.
+    grep -vE '^@_exported public import Receiver$' "$file" | sed -E \
+        -e 's/^internal import /public import /' \
+        -e 's/(^|[[:space:]])package ((let|var|func|init|final|protocol|struct|class|enum|convenience)[[:space:](<])/\1internal \2/g'
     printf '\n'
 done >"$all"
 printf '%s\n' "${sources[@]}"
