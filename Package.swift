@@ -22,7 +22,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "TestSupport"]),
         .testTarget(
-            name: "ReceiverSignalKitTests", dependencies: ["ReceiverSignalKit", "ReceiverSignalKitTesting", "TestSupport"]),
+            name: "ReceiverSignalKitTests",
+            dependencies: ["ReceiverSignalKit", "ReceiverSignalKitTesting", "TestSupport"]),
         .testTarget(
             name: "ReceiverSignalKitTestingTests", dependencies: ["ReceiverSignalKitTesting", "TestSupport"]),
         // SwiftSignalKit client code as Telegram writes it: Swift 5 mode, `import SwiftSignalKit`

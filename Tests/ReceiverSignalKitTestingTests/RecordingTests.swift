@@ -1,7 +1,7 @@
 import ReceiverSignalKit
 import ReceiverSignalKitTesting
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct RecordingTests {
     @Test func aRecordingStampsEachEventWithTheTimeItArrived() {
@@ -43,7 +43,8 @@ import TestSupport
         let queue = scheduler.queue()
         let disposed = History<Double>()
         let ticks = Signal<Int, NoError> { subscriber in
-            let timer = Timer(timeout: 1, repeat: true, completion: { subscriber.putNext(Int(scheduler.now)) }, queue: queue)
+            let timer = Timer(
+                timeout: 1, repeat: true, completion: { subscriber.putNext(Int(scheduler.now)) }, queue: queue)
             timer.start()
             return ActionDisposable {
                 timer.invalidate()

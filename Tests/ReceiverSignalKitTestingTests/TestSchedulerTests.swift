@@ -1,8 +1,8 @@
 import Dispatch
 import ReceiverSignalKit
 import ReceiverSignalKitTesting
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Darwin)
 import Darwin
