@@ -22,7 +22,7 @@ internal import Musl
 /// recording.events        // [.next(2, 1), .completed(2)]
 /// ```
 ///
-/// Every API of ReceiverSignalKit that takes a ``Queue`` runs on a queue made by ``queue(name:)``
+/// Every API of ReceiverSignalKit that takes a `Queue` runs on a queue made by ``queue(name:)``
 /// as it does on a real one, only on virtual time: `Timer`, `Queue.after`, `delay`,
 /// `suspendAwareDelay`, `timeout`, `retry(_:maxDelay:onQueue:)`, `deliverOn`, `runOn`,
 /// `combineLatest(queue:)`, `QueueLocalObject`. So the code under test takes its queue as a
@@ -41,7 +41,7 @@ internal import Musl
 ///
 /// > Note: **Threads.** Work runs on the thread that advances the scheduler, with its queue
 /// > current there (`queue.isCurrent()` is true inside it, and `async` from it runs inline, as on
-/// > a real ``Queue``). Scheduling work is thread-safe: a real queue mixed into the same chain may
+/// > a real `Queue`). Scheduling work is thread-safe: a real queue mixed into the same chain may
 /// > hop onto a virtual one from its own thread, and that work waits for the next advance.
 /// > Advancing is not: advance from one thread at a time, and not from inside the scheduler's own
 /// > work (a debug build stops with a message if you do).
@@ -78,7 +78,7 @@ public final class TestScheduler: Sendable {
     /// ```
     ///
     /// Its `async`, `sync`, `justDispatch`, `justDispatchWithQoS`, `after` and `isCurrent()` work as
-    /// on a real ``Queue`` made by `Queue(name:)`, on virtual time; `sync` from outside runs its
+    /// on a real `Queue` made by `Queue(name:)`, on virtual time; `sync` from outside runs its
     /// closure at once, on the calling thread, as the queue's work (nothing else runs meanwhile).
     /// Its `queue` property is a dispatch queue of its own that none of this uses: work given to that
     /// dispatch queue directly runs in real time.

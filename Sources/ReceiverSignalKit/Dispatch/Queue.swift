@@ -14,6 +14,10 @@ public import Dispatch
 /// Closures given to `async`, `sync`, `justDispatch` and `after` are ordinary closures, as in
 /// SwiftSignalKit, not `@Sendable`: they run on the queue, and the caller answers for what they
 /// touch there (the same contract as a handler: see the threading article).
+///
+/// In tests, a queue made by `TestScheduler` (the ReceiverSignalKitTesting module) is a `Queue`
+/// whose work runs on virtual time, when the test advances the scheduler: pass one to the code
+/// under test instead of a real queue, and its delays, timeouts and timers take no real time.
 public final class Queue: Sendable {
     /// The wrapped dispatch queue.
     ///

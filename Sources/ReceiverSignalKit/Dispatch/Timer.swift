@@ -17,7 +17,8 @@ internal import Dispatch
 ///
 /// The timer holds its completion, and the dispatch source holds the timer only weakly: keep the
 /// timer while it should run. Releasing it invalidates it. `start()` and `invalidate()` may be
-/// called from any thread.
+/// called from any thread. On a queue made by `TestScheduler` (ReceiverSignalKitTesting) it fires
+/// on the scheduler's virtual time instead, with the same rules.
 ///
 /// One deliberate difference from SwiftSignalKit: when a one-shot timer's completion calls
 /// `start()` again, the new run is kept. SwiftSignalKit invalidates the timer after the completion
