@@ -18,10 +18,11 @@ public import ReceiverSignalKit
 /// recording or the scheduler: releasing a recording that is not disposed leaves the start running.
 public final class Recording<Value, Failure>: Disposable {
     private let list: Locked<[RecordedEvent<Value, Failure>]>
-    private let start = Locked<(disposable: (any Disposable)?, isDisposed: Bool)>((nil, false))
+    /// The start, until disposed.
+    private let start: Locked<(any Disposable)?>
 
-    init(_ list: Locked<[RecordedEvent<Value, Failure>]>) {
-        self.list = list
+    init(_ list: Locked<[RecordedEvent<Value, Failure>]>, start: any Disposable) {
+        (self.list, self.start) = (list, Locked(start))
     }
 
     /// The events recorded so far, oldest first.
@@ -38,20 +39,7 @@ public final class Recording<Value, Failure>: Disposable {
     /// recording.dispose()
     /// ```
     public func dispose() {
-        let disposable = start.withLock { start in
-            defer { start.isDisposed = true }
-            return start.isDisposed ? nil : start.disposable.take()
-        }
-        disposable?.dispose()
-    }
-
-    /// Keeps `disposable`, the start; disposes it at once if the recording was disposed meanwhile.
-    func keep(_ disposable: any Disposable) {
-        let isDisposed = start.withLock { start in
-            if !start.isDisposed { start.disposable = disposable }
-            return start.isDisposed
-        }
-        if isDisposed { disposable.dispose() }
+        start.withLock { $0.take() }?.dispose()
     }
 }
 
@@ -68,7 +56,6 @@ extension TestScheduler {
     /// - Returns: The recording, which is the start's `Disposable`.
     public func record<Value, Failure>(_ signal: Signal<Value, Failure>) -> Recording<Value, Failure> {
         let (list, stamp) = (Locked<[RecordedEvent<Value, Failure>]>([]), stamp())
-        let recording = Recording(list)
         let disposable = signal.start(
             next: { value in
                 let event = RecordedEvent<Value, Failure>.next(stamp(), value)
@@ -82,8 +69,7 @@ extension TestScheduler {
                 let event = RecordedEvent<Value, Failure>.completed(stamp())
                 list.withLock { $0.append(event) }
             })
-        recording.keep(disposable)
-        return recording
+        return Recording(list, start: disposable)
     }
 
     /// Listens to `receiver` and records its waves as values, each with the virtual time it arrived
@@ -102,12 +88,10 @@ extension TestScheduler {
     /// - Returns: The recording, which is the listener's `Disposable`.
     public func record<Wave>(_ receiver: Receiver<Wave>) -> Recording<Wave, Never> {
         let (list, stamp) = (Locked<[RecordedEvent<Wave, Never>]>([]), stamp())
-        let recording = Recording(list)
-        recording.keep(
-            receiver.listen { wave in
-                let event = RecordedEvent<Wave, Never>.next(stamp(), wave)
-                list.withLock { $0.append(event) }
-            })
-        return recording
+        let listener = receiver.listen { wave in
+            let event = RecordedEvent<Wave, Never>.next(stamp(), wave)
+            list.withLock { $0.append(event) }
+        }
+        return Recording(list, start: listener)
     }
 }

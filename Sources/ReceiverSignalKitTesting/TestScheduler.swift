@@ -103,7 +103,8 @@ public final class TestScheduler: Sendable {
         guard seconds.isFinite, seconds >= 0 else {
             fatalError("TestScheduler.advance(by:) needs a finite number of seconds, 0 or more, got \(seconds)")
         }
-        clock.advance(to: clock.nanosecondsNow &+ Clock.nanoseconds(seconds))
+        let (target, overflow) = clock.nanosecondsNow.addingReportingOverflow(Clock.nanoseconds(seconds))
+        clock.advance(to: overflow ? .max - 1 : min(target, .max - 1))  // .max is `run()`'s
     }
 
     /// Moves time forward to `time`, running the work that falls due on the way.
@@ -116,7 +117,7 @@ public final class TestScheduler: Sendable {
     /// - Parameter time: Seconds from the scheduler's start, at or after ``now``. An earlier or
     ///   non-finite time stops the program with a message.
     public func advance(to time: Double) {
-        let target = time.isFinite && time >= 0 ? Clock.nanoseconds(time) : -1
+        let target = time.isFinite && time >= 0 ? min(Clock.nanoseconds(time), .max - 1) : -1
         guard target >= clock.nanosecondsNow else {
             fatalError("TestScheduler.advance(to:) needs a finite time at or after now (\(now)), got \(time)")
         }

@@ -77,6 +77,19 @@ import Musl
         #expect(seen.recorded == ["first at 1.0", "second at 2.0", "third at 6.0"])
     }
 
+    /// Work that would run at the end of time or later is not kept: `run()` does not wait for it.
+    @Test func workThatWouldNeverRunIsNotScheduled() {
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let seen = History<Void>()
+        queue.after(.infinity) { seen.record(()) }
+        scheduler.advance(by: 1)
+        queue.after(1e300) { seen.record(()) }  // past what 64 bits of nanoseconds count
+        #expect(scheduler.run())
+        #expect(scheduler.now == 1)
+        #expect(seen.recorded.isEmpty)
+    }
+
     @Test func workWithNoDelayWaitsForTheNextAdvance() {
         let scheduler = TestScheduler()
         let queue = scheduler.queue()
