@@ -8,14 +8,14 @@ final class SearchViewModel {
     let results: Signal<[String], NoError>
 
     init(query: Signal<String, NoError>, search: @escaping (String) -> Signal<[String], NoError>, queue: Queue) {
+        let queries = query |> filter { !$0.isEmpty }
         results =
-            query
-            |> filter { !$0.isEmpty }
-            |> mapToSignal { text in
-                search(text)
-                    |> timeout(5, queue: queue, alternate: .single([]))
-                    |> delay(0.3, queue: queue)
-            }
+            (queries
+                |> mapToSignal { text in
+                    search(text)
+                        |> timeout(5, queue: queue, alternate: .single([]))
+                        |> delay(0.3, queue: queue)
+                })
     }
 }
 
