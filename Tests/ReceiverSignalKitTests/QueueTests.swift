@@ -230,16 +230,16 @@ import Testing
     }
 
     /// Real time: the real `Queue`'s `after` (Dispatch's `asyncAfter`) runs on the queue, after
-    /// what is dispatched now.
+    /// what was dispatched before it.
     @Test func afterOnARealQueueRunsOnItAfterWhatIsDispatchedNow() {
         let queue = Queue()
         let events = History<String>()
         let done = DispatchSemaphore(value: 0)
+        queue.justDispatch { events.record("now") }  // first: so the order cannot depend on timing
         queue.after(0.002) {
             events.record("after \(queue.isCurrent())")
             done.signal()
         }
-        queue.justDispatch { events.record("now") }
         expectSignal(done)
         #expect(events.recorded == ["now", "after true"])
     }

@@ -108,8 +108,10 @@ import Testing
             subscriber.putCompletion()
             return EmptyDisposable
         }
-        (upstream |> delay(0.01, queue: queue)).start(completed: { done.signal() })
-        log.record("start returned")
+        queue.sync {  // on the queue, so the timer's completion can only run after this block
+            (upstream |> delay(0.01, queue: queue)).start(completed: { done.signal() })
+            log.record("start returned")
+        }
         #expect(done.wait(timeout: .now() + 10) == .success)
         #expect(log.recorded == ["start returned", "started, on queue true"])
     }
