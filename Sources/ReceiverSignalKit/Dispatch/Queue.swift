@@ -33,11 +33,12 @@ public final class Queue: Sendable {
     /// For a queue made by `init(name:qos:)`, finds `marker` with one C call; for the main queue,
     /// finds whether `mainKey` is there. `nil` where that C call is not available.
     private let probe: DispatchSpecificProbe?
-    private let isMain: Bool
     /// For a queue made by `TestScheduler` (module ReceiverSignalKitTesting), what runs its work on
     /// virtual time; `nil` for every other queue, which is the only cost of virtual time to them:
-    /// this word, and one test of it where an operation would otherwise go to Dispatch.
+    /// this word, and one test of it where an operation would otherwise go to Dispatch. (Declared
+    /// before `isMain`, so that it adds 8 bytes to the object, not 8 and the padding after a Bool.)
     @usableFromInline package let virtual: VirtualQueue?
+    private let isMain: Bool
 
     /// What a queue carries under `Queue.key`, so that `isCurrent()` recognises it.
     private final class Marker: Sendable {}

@@ -37,16 +37,10 @@ public final class Timer: Sendable {
     // ordinary closure (the caller answers for what it touches there, as for `Queue.async`).
     private nonisolated(unsafe) let completion: (Timer) -> Void
     /// The running source and the number of its run, so that a one-shot run ends only itself; on a
-    /// virtual-time queue, the clock's entry for the next firing instead of a source.
-    private let run = Locked<Run>(Run())
-
-    private struct Run {
-        var source: (any DispatchSourceTimer)?
-        /// Changes with every `start()` and `invalidate()`: a firing of an older run does nothing.
-        var number = 0
-        /// On a virtual-time queue: the clock's entry for the next firing, 0 if none.
-        var scheduled: UInt64 = 0
-    }
+    /// virtual-time queue, instead of a source, the clock's entry for the next firing (0 if none),
+    /// and a number that `invalidate()` changes too. (A tuple, as a struct here would be copied
+    /// through its value witness when the timer is made.)
+    private let run = Locked<(source: (any DispatchSourceTimer)?, number: Int, scheduled: UInt64)>((nil, 0, 0))
 
     // swift-format-ignore: ValidateDocumentationComments
     // (It reads the backticks of `repeat` as part of the parameter's name.)
@@ -120,9 +114,8 @@ public final class Timer: Sendable {
             source.schedule(deadline: deadline)
         }
         let (replaced, number) = run.withLock { run in
-            run.number &+= 1
-            defer { run.source = source }
-            return (run.source, run.number)
+            defer { run = (source, run.number &+ 1, 0) }
+            return (run.source, run.number &+ 1)
         }
         source.setEventHandler { [weak self] in self?.fire(number) }
         replaced?.cancel()
@@ -136,12 +129,8 @@ public final class Timer: Sendable {
     /// timer.invalidate()
     /// ```
     public func invalidate() {
-        let (source, scheduled) = run.withLock { run in
-            run.number &+= 1
-            return (run.source.take(), run.scheduled.take())
-        }
-        source?.cancel()
-        if scheduled != 0 { queue.virtual?.cancel(scheduled) }
+        if let virtual = queue.virtual { return invalidate(on: virtual) }
+        run.withLock { $0.source.take() }?.cancel()
     }
 
     private func fire(_ number: Int) {
@@ -156,6 +145,14 @@ public final class Timer: Sendable {
     // of the clock, and a repeating timer schedules its next firing after its completion returned
     // (at the same virtual time as a dispatch source's next deadline, as the completion takes no
     // virtual time). The clock is only called outside this timer's lock.
+
+    private func invalidate(on virtual: VirtualQueue) {
+        let scheduled = run.withLock { run in
+            run.number &+= 1  // a firing already taken off the clock does nothing
+            return run.scheduled.take()
+        }
+        virtual.cancel(scheduled)
+    }
 
     private func start(on virtual: VirtualQueue) {
         let (number, replaced) = run.withLock { run in
