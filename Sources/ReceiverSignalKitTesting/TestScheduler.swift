@@ -42,7 +42,9 @@ internal import Musl
 /// > Note: **Threads.** Work runs on the thread that advances the scheduler, with its queue
 /// > current there (`queue.isCurrent()` is true inside it, and `async` from it runs inline, as on
 /// > a real `Queue`). Scheduling work is thread-safe: a real queue mixed into the same chain may
-/// > hop onto a virtual one from its own thread, and that work waits for the next advance.
+/// > hop onto a virtual one from its own thread. That work is due at the virtual time of then: an
+/// > advance running at that moment runs it if it falls within the advance, else the next does.
+/// > (So a test that mixes in a real queue waits for that queue's block before it advances.)
 /// > Advancing is not: advance from one thread at a time, and not from inside the scheduler's own
 /// > work (a debug build stops with a message if you do).
 ///

@@ -340,7 +340,12 @@ import Musl
         let recording = scheduler.record(
             Signal<Int, NoError>.single(1) |> delay(1, queue: virtual) |> deliverOn(real)
                 |> afterNext { _ in backOnVirtual.signal() } |> deliverOn(virtual))
+        // The real queue waits for the gate, so that its block runs after this advance has ended
+        // (work it hands to the virtual queue during an advance would run in that advance).
+        let gate = DispatchSemaphore(value: 0)
+        real.justDispatch { gate.wait() }
         scheduler.advance(by: 1)  // the delay ends; the value goes to the real queue
+        gate.signal()
         #expect(backOnVirtual.wait(timeout: .now() + 10) == .success)
         real.sync {}  // its block is done, and the completion went with it
         #expect(recording.events.isEmpty)  // waiting on the virtual queue
