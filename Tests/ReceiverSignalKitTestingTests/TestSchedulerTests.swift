@@ -90,6 +90,29 @@ import Musl
         #expect(seen.recorded.isEmpty)
     }
 
+    /// An advance past what 64 bits of nanoseconds count stops there (about 292 years).
+    @Test func anAdvanceBeyondTheEndOfTimeStopsThere() {
+        let scheduler = TestScheduler()
+        let seen = History<Double>()
+        scheduler.queue().after(1) { seen.record(scheduler.now) }
+        scheduler.advance(by: 1e300)
+        #expect(seen.recorded == [1])
+        #expect(scheduler.now == Double(Int64.max - 1) / 1e9)
+    }
+
+    /// The hook's cancel, as a `Timer` uses it, of work that has run already: nothing happens.
+    @Test func cancellingWorkThatRanDoesNothing() throws {
+        let scheduler = TestScheduler()
+        let virtual = try #require(scheduler.queue().virtual)
+        let seen = History<Double>()
+        let id = virtual.schedule(after: 1) { seen.record(scheduler.now) }
+        scheduler.advance(by: 1)
+        virtual.cancel(id)
+        virtual.cancel(0)
+        #expect(seen.recorded == [1])
+        #expect(scheduler.run())
+    }
+
     @Test func workWithNoDelayWaitsForTheNextAdvance() {
         let scheduler = TestScheduler()
         let queue = scheduler.queue()
