@@ -2,8 +2,9 @@
 // the one implementation is `TestScheduler`, in the ReceiverSignalKitTesting module of this
 // package, and nothing here is part of ReceiverSignalKit's public API.
 //
-// What a real `Queue` pays for it: one stored reference, `nil` (a word), and in each of `async`,
-// `sync`, `justDispatch`, `after` and `Timer.start` one test of that reference; `isCurrent()` of a
+// What a real `Queue` pays for it: one stored reference, `nil` (a word), and one test of that
+// reference where an operation would go to Dispatch (`async` off the queue, `sync` off the queue,
+// `justDispatch`, `after`, `Timer.start` and `invalidate`, a `deliverOn` hop); `isCurrent()` of a
 // named or the main queue tests nothing more (a virtual queue carries no marker, and is only
 // looked for where a real queue would answer `false`).
 //
