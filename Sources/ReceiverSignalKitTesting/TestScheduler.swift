@@ -119,11 +119,10 @@ public final class TestScheduler: Sendable {
     /// - Parameter time: Seconds from the scheduler's start, at or after ``now``. An earlier or
     ///   non-finite time stops the program with a message.
     public func advance(to time: Double) {
-        let target = time.isFinite && time >= 0 ? min(Clock.nanoseconds(time), .max - 1) : -1
-        guard target >= clock.nanosecondsNow else {
+        guard time.isFinite, time >= 0, Clock.nanoseconds(time) >= clock.nanosecondsNow else {
             fatalError("TestScheduler.advance(to:) needs a finite time at or after now (\(now)), got \(time)")
         }
-        clock.advance(to: target)
+        clock.advance(to: min(Clock.nanoseconds(time), .max - 1))  // .max is `run()`'s
     }
 
     /// Runs the scheduled work until none is left, moving time to each piece's due time.
