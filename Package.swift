@@ -11,14 +11,21 @@ let package = Package(
         .library(name: "ReceiverSignalKit", targets: ["ReceiverSignalKit"]),
         // The same, under SwiftSignalKit's module name: apps switch by changing the dependency only.
         .library(name: "SwiftSignalKit", targets: ["SwiftSignalKit"]),
+        // For tests only: a virtual-time `Queue` (`TestScheduler`) and recorded event histories.
+        .library(name: "ReceiverSignalKitTesting", targets: ["ReceiverSignalKitTesting"]),
     ],
     targets: [
         .target(name: "Receiver"),
         .target(name: "ReceiverSignalKit", dependencies: ["Receiver"]),
         .target(name: "SwiftSignalKit", dependencies: ["ReceiverSignalKit"]),
+        .target(name: "ReceiverSignalKitTesting", dependencies: ["ReceiverSignalKit"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "TestSupport"]),
-        .testTarget(name: "ReceiverSignalKitTests", dependencies: ["ReceiverSignalKit", "TestSupport"]),
+        .testTarget(
+            name: "ReceiverSignalKitTests",
+            dependencies: ["ReceiverSignalKit", "ReceiverSignalKitTesting", "TestSupport"]),
+        .testTarget(
+            name: "ReceiverSignalKitTestingTests", dependencies: ["ReceiverSignalKitTesting", "TestSupport"]),
         // SwiftSignalKit client code as Telegram writes it: Swift 5 mode, `import SwiftSignalKit`
         // beside Foundation, bare protocol types (so not the stricter features below).
         .testTarget(

@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(Receiver ReceiverSignalKit SwiftSignalKit)
+modules=(Receiver ReceiverSignalKit SwiftSignalKit ReceiverSignalKitTesting)
 mode="" scratch=".build" build=1
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -72,7 +72,7 @@ let handled: Set<String> = [
     "kind", "name", "printedName", "usr", "mangledName", "moduleName", "declKind", "children", "accessors",
     "declAttributes", "genericSig", "conformances", "isFromExtension", "static", "funcSelfKind", "throwing",
     "hasDefaultArg", "init_kind", "accessorKind", "isLet", "hasStorage", "isExternal", "typeAttributes",
-    "json_format_version", "reqNewWitnessTableEntry",
+    "json_format_version", "reqNewWitnessTableEntry", "isInternal",
 ]
 // Attributes that say how a declaration is stored, not what a client can write.
 let hiddenAttributes: Set<String> = ["HasStorage", "HasInitialValue"]
@@ -140,6 +140,8 @@ func visit(_ node: Node, in path: String) {
     let types = children(node)
     // Implicit declarations (a derived `==`) follow from a conformance, which has its own line.
     if node["implicit"] as? Bool == true { return }
+    // `package` declarations (the dump's `isInternal`) are seen only by this package's modules.
+    if node["isInternal"] as? Bool == true { return }
     if kind == "EnumElement" {
         // The payload with its labels: `(upTo: Swift.Int)`, the parameter of the case's constructor.
         let constructor = types.first.flatMap { children($0).first { string($0, "kind") == "TypeFunc" } }

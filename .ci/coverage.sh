@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(Receiver ReceiverSignalKit)
+modules=(Receiver ReceiverSignalKit ReceiverSignalKitTesting)
 default_min="${COVERAGE_MIN:-95}"
 declare -A min=()
 for module in "${modules[@]}"; do min[$module]="$default_min"; done

@@ -5,7 +5,7 @@
 #   bash .ci/docs.sh                 # archives in .build-docs/<Module>.doccarchive
 #   SCRATCH=.build-x OUT=/tmp/docs bash .ci/docs.sh
 #
-# Steps: compile both modules with `-emit-symbol-graph`, then `docc convert` each module's
+# Steps: compile the modules with `-emit-symbol-graph`, then `docc convert` each module's
 # catalog with only that module's graphs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,10 +15,12 @@ OUT="${OUT:-$SCRATCH}"
 # Stable, so that an up-to-date build (which emits nothing) still leaves the last graphs here.
 GRAPHS="$SCRATCH/symbol-graphs/all"
 
-echo "=== Symbol graphs of both modules"
+echo "=== Symbol graphs of the modules"
 mkdir -p "$GRAPHS"
-swift build --target SwiftSignalKit --scratch-path "$SCRATCH" \
-    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$GRAPHS"
+for target in SwiftSignalKit ReceiverSignalKitTesting; do
+    swift build --target "$target" --scratch-path "$SCRATCH" \
+        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$GRAPHS"
+done
 
 # convert MODULE [--article-only]: one catalog, Sources/MODULE/MODULE.docc, with that module's
 # graphs only (MODULE.symbols.json and MODULE@Other.symbols.json for its extensions of other
@@ -65,4 +67,5 @@ convert() {
 
 convert Receiver
 convert ReceiverSignalKit
+convert ReceiverSignalKitTesting
 convert SwiftSignalKit --article-only

@@ -2,8 +2,8 @@
 # Checks that the library can be vendored by copying source into an app, without SwiftPM:
 #
 #   (a) the core, Sources/Receiver/Receiver.swift, compiled ALONE with a smoke program;
-#   (b) every Sources/Receiver*/**/*.swift (both modules) concatenated into ONE file, without the
-#       adapter's `import Receiver`, compiled alone with a smoke
+#   (b) every source file of both modules as ONE file, as `.ci/one-file.sh` writes it for users,
+#       compiled alone with a smoke
 #       program that uses the operators, async and the adapter (promises, |>, disposables);
 #   (c) that same file compiled as a module named SwiftSignalKit, and a client of it in SwiftSignalKit
 #       style (Swift 5 mode, Foundation, `SwiftSignalKit.Timer`, `SwiftSignalKit.filter`): the way to
@@ -51,17 +51,8 @@ check core Sources/Receiver/Receiver.swift
 
 echo "=== (b) every source file, concatenated"
 all="$work/ReceiverAll.swift"
-sources=()
-while IFS= read -r file; do sources+=("$file"); done < <(find Sources/Receiver Sources/ReceiverSignalKit -name '*.swift' -type f | LC_ALL=C sort)
-if [ "${#sources[@]}" -eq 0 ]; then echo "FAIL: no sources found" >&2; exit 1; fi
-for file in "${sources[@]}"; do
-    printf '// ---- %s\n' "$file"
-    # One file is one module: drop the adapter's import of the core, and give every import the
-    # widest level any file gives it (the modules' files disagree, which one file may not).
-    grep -vE '^@_exported public import Receiver$' "$file" | sed -E 's/^internal import /public import /'
-    printf '\n'
-done >"$all"
-printf '%s\n' "${sources[@]}"
+bash .ci/one-file.sh >"$all"   # the command README and the migration guide give users
+grep '^// ---- ' "$all" | cut -c9-
 check all "$all"
 
 echo "=== (c) that file as a module named SwiftSignalKit, and a SwiftSignalKit-style client of it"

@@ -1,8 +1,11 @@
 import Dispatch
 import Foundation
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
+// Real queues, and `after` on virtual time (a `TestScheduler`) with the exact time of each block;
+// the real-time smoke test of `after` is `afterOnARealQueueRunsOnItAfterWhatIsDispatchedNow`.
 @Suite struct QueueTests {
     /// Waits for `semaphore`, failing (never hanging) if it is not signalled within 10 s.
     private func expectSignal(_ semaphore: DispatchSemaphore, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -213,18 +216,32 @@ import Testing
         #expect(events.recorded == ["after", "dispatched true"])
     }
 
-    @Test func afterRunsOnTheQueueLaterThanWhatIsDispatchedNow() {
+    @Test func afterRunsOnTheQueueAtItsTimeLaterThanWhatIsDispatchedNow() {
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let events = History<String>()
+        queue.after(0.2) { events.record("\(scheduler.now) \(queue.isCurrent())") }
+        queue.after(0.01) { events.record("\(scheduler.now)") }
+        queue.justDispatch { events.record("now") }
+        scheduler.advance(by: 0.199)
+        #expect(events.recorded == ["now", "0.01"])
+        scheduler.advance(by: 0.001)
+        #expect(events.recorded == ["now", "0.01", "0.2 true"])
+    }
+
+    /// Real time: the real `Queue`'s `after` (Dispatch's `asyncAfter`) runs on the queue, after
+    /// what was dispatched before it.
+    @Test func afterOnARealQueueRunsOnItAfterWhatIsDispatchedNow() {
         let queue = Queue()
         let events = History<String>()
         let done = DispatchSemaphore(value: 0)
-        queue.after(0.2) {
-            events.record("0.2 \(queue.isCurrent())")
+        queue.justDispatch { events.record("now") }  // first: so the order cannot depend on timing
+        queue.after(0.002) {
+            events.record("after \(queue.isCurrent())")
             done.signal()
         }
-        queue.after(0.01) { events.record("0.01") }
-        queue.justDispatch { events.record("now") }
         expectSignal(done)
-        #expect(events.recorded == ["now", "0.01", "0.2 true"])
+        #expect(events.recorded == ["now", "after true"])
     }
 
     // What `swift test` on Linux does with the main queue (measured with Swift 6.3.1): the test

@@ -1,5 +1,6 @@
 import Foundation
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 /// Starts `signal`, logging "next v", "error e" and "completed".
@@ -144,73 +145,64 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
 
     // MARK: retry
 
-    /// The first start is made on the calling thread; the others on the queue, after the waits.
-    @Test func retryStartsAgainOnTheQueueAfterGrowingWaitsAndNeverFails() {
-        let queue = Queue(name: "retry")
-        let threads = History<Bool>()
-        let done = DispatchSemaphore(value: 0)
-        let values = History<Int>()
-        let starts = Atomic(value: 0)
+    /// The first start is made on the calling thread; the others on the queue, after waits that
+    /// grow by the increment up to the maximum (on virtual time: the exact times of the starts).
+    @Test(arguments: [(10, [0, 1, 3, 6]), (2, [0, 1, 3, 5])] as [(Double, [Double])])
+    func retryStartsAgainOnTheQueueAfterGrowingWaitsAndNeverFails(maxDelay: Double, startTimes: [Double]) {
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let starts = History<String>()
         let signal = Signal<Int, TestError> { subscriber in
-            let start = starts.modify { $0 + 1 }
-            threads.record(queue.isCurrent())
+            starts.record("\(scheduler.now) \(queue.isCurrent())")
+            let start = starts.recorded.count
             subscriber.putNext(start)
             if start < 4 { subscriber.putError(TestError(code: start)) } else { subscriber.putCompletion() }
             return EmptyDisposable
         }
-        let began = DispatchTime.now()
-        let retried: Signal<Int, NoError> = signal |> retry(0.03, maxDelay: 10, onQueue: queue)
-        retried.start(next: values.record, completed: { done.signal() })
-        #expect(done.wait(timeout: .now() + 30) == .success)
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - began.uptimeNanoseconds) / 1e9
-        #expect(values.recorded == [1, 2, 3, 4])
-        #expect(threads.recorded == [false, true, true, true])
-        #expect(seconds >= 0.03 + 0.06 + 0.09)  // the waits grow by delayIncrement
+        let recording = scheduler.record(signal |> retry(1, maxDelay: maxDelay, onQueue: queue))
+        #expect(scheduler.run())
+        #expect(starts.recorded == zip(startTimes, [false, true, true, true]).map { "\($0) \($1)" })
+        #expect(
+            recording.events == [
+                .next(startTimes[0], 1), .next(startTimes[1], 2), .next(startTimes[2], 3), .next(startTimes[3], 4),
+                .completed(startTimes[3]),
+            ])
     }
 
     /// The retry scheduled before `dispose()` finds the start disposed when it runs, and does
-    /// nothing: a block scheduled on the same serial queue later than it shows when it has run.
+    /// nothing.
     @Test func retryStopsOnDisposal() {
-        let queue = Queue(name: "retry-disposal")
+        let scheduler = TestScheduler()
         let log = History<String>()
         let source = Source<Int>("s", log)
-        let disposable = record(source.signal |> retry(0.01, maxDelay: 0.01, onQueue: queue), log)
+        let disposable = record(source.signal |> retry(1, maxDelay: 1, onQueue: scheduler.queue()), log)
         source.fail(1)
         disposable.dispose()
-        let marker = DispatchSemaphore(value: 0)
-        queue.queue.asyncAfter(deadline: .now() + 0.1) { marker.signal() }
-        #expect(marker.wait(timeout: .now() + 30) == .success)
+        #expect(scheduler.run())
+        #expect(scheduler.now == 1)  // the retry ran, and did nothing
         #expect(log.recorded == ["s.subscribe#1", "s.dispose#1"])
     }
 
     @Test(arguments: [(0, 1), (1, 1), (3, 3)])
     func retryOnErrorFailsOnceMaxRetriesAttemptsHaveFailed(maxRetries: Int, attempts: Int) {
-        let queue = Queue(name: "retry-max")
-        let done = DispatchSemaphore(value: 0)
-        let errors = History<Int>()
+        let scheduler = TestScheduler()
         let starts = Atomic(value: 0)
         let signal = Signal<Int, TestError> { subscriber in
             subscriber.putError(TestError(code: starts.modify { $0 + 1 }))
             return EmptyDisposable
         }
-        let retried =
+        let recording = scheduler.record(
             signal
-            |> retry(
-                retryOnError: { _ in true }, delayIncrement: 0.001, maxDelay: 0.001, maxRetries: maxRetries,
-                onQueue: queue)
-        retried.start(error: {
-            errors.record($0.code)
-            done.signal()
-        })
-        #expect(done.wait(timeout: .now() + 30) == .success)
-        #expect(errors.recorded == [attempts])
+                |> retry(
+                    retryOnError: { _ in true }, delayIncrement: 1, maxDelay: 1, maxRetries: maxRetries,
+                    onQueue: scheduler.queue()))
+        #expect(scheduler.run())
+        #expect(recording.events == [.error(Double(attempts - 1), TestError(code: attempts))])
         #expect(starts.with { $0 } == attempts)
     }
 
     @Test func retryOnErrorPassesOnARejectedErrorAtOnceAndRetriesWithoutLimit() {
-        let queue = Queue(name: "retry-predicate")
-        let done = DispatchSemaphore(value: 0)
-        let events = History<String>()
+        let scheduler = TestScheduler()
         let starts = Atomic(value: 0)
         let signal = Signal<Int, TestError> { subscriber in
             let start = starts.modify { $0 + 1 }
@@ -218,18 +210,16 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
             if start < 5 { subscriber.putError(TestError(code: 1)) } else { subscriber.putError(TestError(code: 2)) }
             return EmptyDisposable
         }
-        let retried =
+        let recording = scheduler.record(
             signal
-            |> retry(
-                retryOnError: { $0.code == 1 }, delayIncrement: 0.001, maxDelay: 0.002, maxRetries: nil, onQueue: queue)
-        retried.start(
-            next: { events.record("next \($0)") },
-            error: {
-                events.record("error \($0.code)")
-                done.signal()
-            })
-        #expect(done.wait(timeout: .now() + 30) == .success)
-        #expect(events.recorded == ["next 1", "next 2", "next 3", "next 4", "next 5", "error 2"])
+                |> retry(
+                    retryOnError: { $0.code == 1 }, delayIncrement: 1, maxDelay: 2, maxRetries: nil,
+                    onQueue: scheduler.queue()))
+        #expect(scheduler.run())
+        #expect(
+            recording.events == [
+                .next(0, 1), .next(1, 2), .next(3, 3), .next(5, 4), .next(7, 5), .error(7, TestError(code: 2)),
+            ])
     }
 
     // MARK: restartIfError, restartOrMapError

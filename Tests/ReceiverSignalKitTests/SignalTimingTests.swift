@@ -1,53 +1,20 @@
 import Dispatch
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
-// Timings are short (tens of milliseconds) and the tests assert the order of events, never how
-// long something took: each waits on a semaphore with a generous timeout instead.
+// The timing operators on virtual time (a `TestScheduler`): each expectation names the exact
+// virtual time of each event, and nothing waits. Two real-time smoke tests show that the real
+// `Queue` path still works: `delayOnARealQueueStartsOnItAfterTheDelay` and
+// `timeoutOnARealQueueStartsTheAlternateOnIt` (they wait on a semaphore for a 10 ms timer).
 @Suite struct SignalTimingTests {
-    enum Event: Equatable {
-        case next(Int)
-        case error(TestError)
-        case completed
-        case mark(String)
-    }
-
-    /// Waits for `semaphore`, failing (never hanging) if it is not signalled within 10 s.
-    private func expectSignal(_ semaphore: DispatchSemaphore, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(semaphore.wait(timeout: .now() + 10) == .success, "timed out", sourceLocation: sourceLocation)
-    }
-
-    /// Waits until `queue` has run a block scheduled `seconds` from now.
-    private func settle(_ queue: Queue, for seconds: Double) {
-        let done = DispatchSemaphore(value: 0)
-        queue.after(seconds) { done.signal() }
-        expectSignal(done)
-    }
-
-    @discardableResult
-    private func record(_ signal: Signal<Int, TestError>, into events: History<Event>, done: DispatchSemaphore? = nil)
-        -> any Disposable
-    {
-        signal.start(
-            next: { events.record(.next($0)) },
-            error: {
-                events.record(.error($0))
-                done?.signal()
-            },
-            completed: {
-                events.record(.completed)
-                done?.signal()
-            }
-        )
-    }
-
-    /// A signal whose generator marks where it ran, then hands its subscriber to `keep`.
+    /// A signal that logs where and when each start ran, then hands its subscriber to `keep`.
     private func upstream(
-        on queue: Queue, events: History<Event>, disposable: any Disposable = EmptyDisposable,
+        _ scheduler: TestScheduler, on queue: Queue, log: History<String>, disposable: any Disposable = EmptyDisposable,
         keep: @escaping (Subscriber<Int, TestError>) -> Void = { _ in }
     ) -> Signal<Int, TestError> {
         Signal { subscriber in
-            events.record(.mark("started, on queue \(queue.isCurrent())"))
+            log.record("started at \(scheduler.now), on queue \(queue.isCurrent())")
             keep(subscriber)
             return disposable
         }
@@ -56,225 +23,269 @@ import Testing
     // MARK: delay
 
     @Test func delayDelaysTheStartOnTheQueueNotEachValue() {
-        let queue = Queue()
-        let events = History<Event>()
-        let subscriber = Atomic<Subscriber<Int, TestError>?>(value: nil)
-        let started = DispatchSemaphore(value: 0)
-        record(
-            upstream(
-                on: queue, events: events,
-                keep: {
-                    subscriber.swap($0)
-                    started.signal()
-                }) |> delay(0.05, queue: queue), into: events)
-        events.record(.mark("start returned"))
-        queue.after(0.005) { events.record(.mark("before the delay")) }
-        expectSignal(started)
-        // Started: values now pass straight through, synchronously, on the caller's thread.
-        subscriber.with { $0 }?.putNext(1)
-        events.record(.mark("put 1 returned"))
-        subscriber.with { $0 }?.putCompletion()
-        #expect(
-            events.recorded == [
-                .mark("start returned"), .mark("before the delay"), .mark("started, on queue true"),
-                .next(1), .mark("put 1 returned"), .completed,
-            ])
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let log = History<String>()
+        let kept = Atomic<Subscriber<Int, TestError>?>(value: nil)
+        let recording = scheduler.record(
+            upstream(scheduler, on: queue, log: log, keep: { kept.swap($0) }) |> delay(2, queue: queue))
+        scheduler.advance(by: 1.999)
+        #expect(log.recorded.isEmpty)
+        scheduler.advance(by: 0.001)
+        #expect(log.recorded == ["started at 2.0, on queue true"])
+        scheduler.advance(by: 1)
+        // Started: values now pass straight through, at once, on the caller's thread.
+        kept.with { $0 }?.putNext(1)
+        #expect(recording.events == [.next(3, 1)])
+        kept.with { $0 }?.putCompletion()
+        #expect(recording.events == [.next(3, 1), .completed(3)])
     }
 
     @Test func delayDelaysAnErrorToo() {
-        let queue = Queue()
-        let events = History<Event>()
-        let done = DispatchSemaphore(value: 0)
-        record(Signal<Int, TestError>.fail(TestError(code: 1)) |> delay(0.05, queue: queue), into: events, done: done)
-        events.record(.mark("start returned"))
-        queue.after(0.005) { events.record(.mark("before the delay")) }
-        expectSignal(done)
-        #expect(events.recorded == [.mark("start returned"), .mark("before the delay"), .error(TestError(code: 1))])
+        let scheduler = TestScheduler()
+        let recording = scheduler.record(
+            Signal<Int, TestError>.fail(TestError(code: 1)) |> delay(2, queue: scheduler.queue()))
+        #expect(recording.events.isEmpty)
+        scheduler.run()
+        #expect(recording.events == [.error(2, TestError(code: 1))])
     }
 
     @Test func disposingBeforeTheDelayEndsPreventsTheStart() {
-        let queue = Queue()
-        let events = History<Event>()
-        record(upstream(on: queue, events: events) |> delay(0.03, queue: queue), into: events).dispose()
-        settle(queue, for: 0.15)
-        #expect(events.recorded.isEmpty)
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let log = History<String>()
+        let recording = scheduler.record(upstream(scheduler, on: queue, log: log) |> delay(2, queue: queue))
+        scheduler.advance(by: 1)
+        recording.dispose()
+        #expect(scheduler.run())  // the timer is gone
+        #expect(scheduler.now == 1)
+        #expect(log.recorded.isEmpty)
     }
 
     @Test func disposingAfterTheDelayDisposesTheUpstream() {
-        let queue = Queue()
-        let events = History<Event>()
-        let upstreamDisposable = CountingDisposable()
-        let started = DispatchSemaphore(value: 0)
-        let disposable = record(
-            upstream(
-                on: queue, events: events, disposable: upstreamDisposable,
-                keep: { _ in
-                    started.signal()
-                }) |> delay(0.01, queue: queue), into: events)
-        expectSignal(started)
-        queue.queue.sync {}  // the timer's completion has finished: the start is recorded
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let (log, upstreamDisposable) = (History<String>(), CountingDisposable())
+        let recording = scheduler.record(
+            upstream(scheduler, on: queue, log: log, disposable: upstreamDisposable) |> delay(1, queue: queue))
+        scheduler.advance(by: 1)
+        #expect(log.recorded == ["started at 1.0, on queue true"])
         #expect(upstreamDisposable.count == 0)
-        disposable.dispose()
+        recording.dispose()
         #expect(upstreamDisposable.count == 1)
     }
 
     @Test func delayStartedOnItsQueueStillWaitsForTheTimer() {
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        var recording: Recording<Int, TestError>?
+        queue.sync { recording = scheduler.record(Signal<Int, TestError>.single(4) |> delay(1, queue: queue)) }
+        #expect(recording?.events == [])
+        scheduler.advance(by: 1)
+        #expect(recording?.events == [.next(1, 4), .completed(1)])
+    }
+
+    /// A negative delay is not misuse: the upstream starts as soon as the queue runs the timer.
+    @Test func aNegativeDelayStartsAtOnceOnTheQueue() {
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let log = History<String>()
+        let recording = scheduler.record(
+            upstream(scheduler, on: queue, log: log, keep: { $0.putCompletion() }) |> delay(-1, queue: queue))
+        #expect(log.recorded.isEmpty)
+        scheduler.advance()
+        #expect(log.recorded == ["started at 0.0, on queue true"])
+        #expect(recording.events == [.completed(0)])
+    }
+
+    /// Real time: the real `Queue` path of `delay` (a dispatch timer, then the start on the queue).
+    @Test func delayOnARealQueueStartsOnItAfterTheDelay() {
         let queue = Queue()
-        let events = History<Event>()
         let done = DispatchSemaphore(value: 0)
-        queue.sync {
-            record(Signal<Int, TestError>.single(4) |> delay(0.01, queue: queue), into: events, done: done)
-            events.record(.mark("start returned"))
+        let log = History<String>()
+        let upstream = Signal<Int, TestError> { subscriber in
+            log.record("started, on queue \(queue.isCurrent())")
+            subscriber.putCompletion()
+            return EmptyDisposable
         }
-        expectSignal(done)
-        #expect(events.recorded == [.mark("start returned"), .next(4), .completed])
+        queue.sync {  // on the queue, so the timer's completion can only run after this block
+            (upstream |> delay(0.01, queue: queue)).start(completed: { done.signal() })
+            log.record("start returned")
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(log.recorded == ["start returned", "started, on queue true"])
     }
 
     // MARK: suspendAwareDelay
 
     @Test func suspendAwareDelayWithinGranularityUsesOneTimer() {
-        // 0.05 s ≤ 1.1 × 4 s: one 0.05 s timer, not a first check after 4 s.
-        let queue = Queue()
-        let events = History<Event>()
-        let done = DispatchSemaphore(value: 0)
-        record(
-            upstream(on: queue, events: events, keep: { $0.putCompletion() }) |> suspendAwareDelay(0.05, queue: queue),
-            into: events, done: done)
-        events.record(.mark("start returned"))
-        queue.after(0.005) { events.record(.mark("before the delay")) }
-        queue.after(2) { events.record(.mark("2 s")) }
-        expectSignal(done)
-        #expect(
-            events.recorded == [
-                .mark("start returned"), .mark("before the delay"), .mark("started, on queue true"), .completed,
-            ])
+        // 2 s <= 1.1 x 4 s: one 2 s timer, not a first check after 4 s.
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let log = History<String>()
+        let recording = scheduler.record(
+            upstream(scheduler, on: queue, log: log, keep: { $0.putCompletion() }) |> suspendAwareDelay(2, queue: queue)
+        )
+        scheduler.advance(by: 1.999)
+        #expect(log.recorded.isEmpty)
+        #expect(scheduler.run())
+        #expect(log.recorded == ["started at 2.0, on queue true"])
+        #expect(recording.events == [.completed(2)])
     }
 
+    /// 10 s in checks every 2 s: the check at 8 finds the deadline within 1.1 granularities and
+    /// waits the remaining 2 s with one timer; the checks stop.
     @Test func suspendAwareDelayBeyondGranularityChecksTheClockThenWaitsTheRest() {
-        let queue = Queue()
-        let events = History<Event>()
-        let done = DispatchSemaphore(value: 0)
-        record(
-            upstream(on: queue, events: events, keep: { $0.putCompletion() })
-                |> suspendAwareDelay(0.12, granularity: 0.02, queue: queue), into: events, done: done)
-        queue.after(0.01) { events.record(.mark("before the delay")) }
-        expectSignal(done)
-        #expect(events.recorded == [.mark("before the delay"), .mark("started, on queue true"), .completed])
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let log = History<String>()
+        let recording = scheduler.record(
+            upstream(scheduler, on: queue, log: log, keep: { $0.putCompletion() })
+                |> suspendAwareDelay(10, granularity: 2, queue: queue))
+        scheduler.advance(by: 9.999)
+        #expect(log.recorded.isEmpty)
+        #expect(scheduler.run())  // and nothing repeats after the start
+        #expect(log.recorded == ["started at 10.0, on queue true"])
+        #expect(recording.events == [.completed(10)])
     }
 
     @Test func disposingASuspendAwareDelayPreventsTheStart() {
-        let queue = Queue()
-        let events = History<Event>()
-        record(
-            upstream(on: queue, events: events) |> suspendAwareDelay(0.06, granularity: 0.01, queue: queue),
-            into: events
-        )
-        .dispose()
-        record(upstream(on: queue, events: events) |> suspendAwareDelay(0.03, queue: queue), into: events).dispose()
-        settle(queue, for: 0.2)
-        #expect(events.recorded.isEmpty)
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let log = History<String>()
+        scheduler.record(upstream(scheduler, on: queue, log: log) |> suspendAwareDelay(6, granularity: 1, queue: queue))
+            .dispose()
+        scheduler.record(upstream(scheduler, on: queue, log: log) |> suspendAwareDelay(3, queue: queue)).dispose()
+        #expect(scheduler.run())
+        #expect(log.recorded.isEmpty)
     }
 
     @Test func disposingASuspendAwareDelayWhileItChecksTheClockPreventsTheStart() {
-        let queue = Queue()
-        let events = History<Event>()
-        let disposable = record(
-            upstream(on: queue, events: events) |> suspendAwareDelay(0.1, granularity: 0.01, queue: queue),
-            into: events)
-        settle(queue, for: 0.03)  // a few checks have run
-        disposable.dispose()
-        settle(queue, for: 0.2)
-        #expect(events.recorded.isEmpty)
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let log = History<String>()
+        let recording = scheduler.record(
+            upstream(scheduler, on: queue, log: log) |> suspendAwareDelay(10, granularity: 1, queue: queue))
+        scheduler.advance(by: 3.5)  // three checks have run
+        recording.dispose()
+        #expect(scheduler.run())  // the checking timer is gone
+        #expect(scheduler.now == 3.5)
+        #expect(log.recorded.isEmpty)
     }
 
     // MARK: timeout
 
     @Test func aTimelyUpstreamNeverStartsTheAlternate() {
-        let queue = Queue()
-        let events = History<Event>()
-        let alternate = Signal<Int, TestError> { subscriber in
-            events.record(.mark("alternate started"))
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let log = History<String>()
+        let alternate = Signal<Int, TestError> { _ in
+            log.record("alternate started")
             return EmptyDisposable
         }
         let kept = Atomic<Subscriber<Int, TestError>?>(value: nil)
         let upstreamDisposable = CountingDisposable()
-        record(
-            upstream(on: queue, events: events, disposable: upstreamDisposable, keep: { kept.swap($0) })
-                |> timeout(0.05, queue: queue, alternate: alternate), into: events)
+        let recording = scheduler.record(
+            upstream(scheduler, on: queue, log: log, disposable: upstreamDisposable, keep: { kept.swap($0) })
+                |> timeout(2, queue: queue, alternate: alternate))
+        scheduler.advance(by: 1.5)
         kept.with { $0 }?.putNext(1)  // after the start: cancels the timer
-        settle(queue, for: 0.2)
-        #expect(events.recorded == [.mark("started, on queue false"), .next(1)])
+        #expect(scheduler.run())
+        #expect(log.recorded == ["started at 0.0, on queue false"])
+        #expect(recording.events == [.next(1.5, 1)])
         #expect(upstreamDisposable.count == 0)
     }
 
     @Test func aSilentUpstreamIsReplacedByTheAlternateOnTheQueue() {
-        let queue = Queue()
-        let events = History<Event>()
-        let done = DispatchSemaphore(value: 0)
-        let upstreamDisposable = ActionDisposable { events.record(.mark("upstream disposed")) }
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let log = History<String>()
+        let upstreamDisposable = ActionDisposable { log.record("upstream disposed at \(scheduler.now)") }
         let alternate = Signal<Int, TestError> { subscriber in
-            events.record(.mark("alternate started, on queue \(queue.isCurrent())"))
+            log.record("alternate started at \(scheduler.now), on queue \(queue.isCurrent())")
             subscriber.putNext(9)
             subscriber.putCompletion()
             return EmptyDisposable
         }
-        record(
-            upstream(on: queue, events: events, disposable: upstreamDisposable)
-                |> timeout(0.03, queue: queue, alternate: alternate), into: events, done: done)
-        expectSignal(done)
-        settle(queue, for: 0)
+        let recording = scheduler.record(
+            upstream(scheduler, on: queue, log: log, disposable: upstreamDisposable)
+                |> timeout(3, queue: queue, alternate: alternate))
+        scheduler.advance(by: 2.999)
+        #expect(recording.events.isEmpty)
+        scheduler.advance(by: 0.001)
+        #expect(recording.events == [.next(3, 9), .completed(3)])
         #expect(
-            events.recorded == [
-                .mark("started, on queue false"), .mark("alternate started, on queue true"), .next(9), .completed,
-                .mark("upstream disposed"),
+            log.recorded == [
+                "started at 0.0, on queue false", "alternate started at 3.0, on queue true", "upstream disposed at 3.0",
             ])
     }
 
     @Test func anUpstreamErrorCancelsTheTimer() {
-        let queue = Queue()
-        let events = History<Event>()
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let log = History<String>()
         let alternate = Signal<Int, TestError> { _ in
-            events.record(.mark("alternate started"))
+            log.record("alternate started")
             return EmptyDisposable
         }
         let kept = Atomic<Subscriber<Int, TestError>?>(value: nil)
-        record(
-            upstream(on: queue, events: events, keep: { kept.swap($0) })
-                |> timeout(0.03, queue: queue, alternate: alternate),
-            into: events)
+        let recording = scheduler.record(
+            upstream(scheduler, on: queue, log: log, keep: { kept.swap($0) })
+                |> timeout(2, queue: queue, alternate: alternate))
+        scheduler.advance(by: 1)
         kept.with { $0 }?.putError(TestError(code: 2))
-        settle(queue, for: 0.15)
-        #expect(events.recorded == [.mark("started, on queue false"), .error(TestError(code: 2))])
+        #expect(scheduler.run())
+        #expect(log.recorded == ["started at 0.0, on queue false"])
+        #expect(recording.events == [.error(1, TestError(code: 2))])
     }
 
     // The quirk kept from SwiftSignalKit: a value sent while the upstream is being started comes
     // before the timer is started, so it does not cancel it.
     @Test func aValueSentDuringTheStartDoesNotCancelTheTimer() {
-        let queue = Queue()
-        let events = History<Event>()
-        let done = DispatchSemaphore(value: 0)
-        record(
-            upstream(on: queue, events: events, keep: { $0.putNext(1) })
-                |> timeout(0.03, queue: queue, alternate: .single(2)), into: events, done: done)
-        expectSignal(done)
-        #expect(events.recorded == [.mark("started, on queue false"), .next(1), .next(2), .completed])
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let log = History<String>()
+        let recording = scheduler.record(
+            upstream(scheduler, on: queue, log: log, keep: { $0.putNext(1) })
+                |> timeout(2, queue: queue, alternate: .single(2)))
+        scheduler.run()
+        #expect(recording.events == [.next(0, 1), .next(2, 2), .completed(2)])
     }
 
     @Test func disposingATimeoutDisposesTheUpstreamAndStopsTheTimer() {
-        let queue = Queue()
-        let events = History<Event>()
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let log = History<String>()
         let upstreamDisposable = CountingDisposable()
         let alternate = Signal<Int, TestError> { _ in
-            events.record(.mark("alternate started"))
+            log.record("alternate started")
             return EmptyDisposable
         }
-        record(
-            upstream(on: queue, events: events, disposable: upstreamDisposable)
-                |> timeout(0.03, queue: queue, alternate: alternate), into: events
-        ).dispose()
-        settle(queue, for: 0.15)
-        #expect(events.recorded == [.mark("started, on queue false")])
+        let recording = scheduler.record(
+            upstream(scheduler, on: queue, log: log, disposable: upstreamDisposable)
+                |> timeout(2, queue: queue, alternate: alternate))
+        scheduler.advance(by: 1)
+        recording.dispose()
+        #expect(scheduler.run())
+        #expect(scheduler.now == 1)
+        #expect(log.recorded == ["started at 0.0, on queue false"])
         #expect(upstreamDisposable.count == 1)
+    }
+
+    /// Real time: the real `Queue` path of `timeout` (a dispatch timer, the alternate on its queue).
+    @Test func timeoutOnARealQueueStartsTheAlternateOnIt() {
+        let queue = Queue()
+        let done = DispatchSemaphore(value: 0)
+        let seen = History<String>()
+        let alternate = Signal<Int, TestError> { subscriber in
+            subscriber.putNext(queue.isCurrent() ? 1 : 0)
+            subscriber.putCompletion()
+            return EmptyDisposable
+        }
+        (Signal<Int, TestError>.never() |> timeout(0.01, queue: queue, alternate: alternate)).start(
+            next: { seen.record("next \($0)") }, completed: { done.signal() })
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(seen.recorded == ["next 1"])
     }
 
     // MARK: Bad input: misuse stops with a message; a duration that is not a number would never fire, silently
@@ -323,17 +334,5 @@ import Testing
             _ = (Signal<Int, NoError>.never() |> timeout(.nan, queue: Queue(), alternate: .single(1)))
         }
         #expect(message(of: result).contains("timeout(_:queue:alternate:) needs a timeout in seconds, got nan"))
-    }
-
-    /// A negative delay is not misuse: the upstream starts as soon as the queue runs the timer.
-    @Test func aNegativeDelayStartsAtOnceOnTheQueue() {
-        let queue = Queue()
-        let events = History<Event>()
-        let done = DispatchSemaphore(value: 0)
-        record(
-            upstream(on: queue, events: events, keep: { $0.putCompletion() }) |> delay(-1, queue: queue), into: events,
-            done: done)
-        expectSignal(done)
-        #expect(events.recorded == [.mark("started, on queue true"), .completed])
     }
 }

@@ -3,7 +3,7 @@
 // one of its blocks, and from outside) and for the main queue (from the benchmark's own thread, and
 // from another queue's block). The floor is what SwiftSignalKit's `isCurrent` does:
 // `DispatchQueue.getSpecific(key:)` and an identity comparison. OpenCombine's schedulers have no
-// equivalent question.
+// equivalent question. Also `Timer`'s start and invalidate, beside a bare dispatch source.
 
 import Benchmark
 import Dispatch
@@ -57,6 +57,37 @@ func registerQueueIsCurrent() {
     isCurrentBenchmark(
         "W19 Queue.isCurrent, main queue, from another queue's block", expected: { Thread.isMainThread ? n : 0 },
         run: onOther, ask: { Queue.mainQueue().isCurrent() })
+
+    // A `Timer` started and invalidated before it fires: what `delay`, `timeout` and each retry
+    // wait cost beyond the wait. The floor is the dispatch source alone.
+    Benchmark(
+        "W19 floor: DispatchSource timer made, scheduled, resumed, cancelled",
+        configuration: configuration(units: units)
+    ) {
+        benchmark in
+        let queue = DispatchQueue(label: "W19 timer floor")
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            let source = DispatchSource.makeTimerSource(queue: queue)
+            source.schedule(deadline: .now() + 10)
+            source.setEventHandler {}
+            source.resume()
+            source.cancel()
+        }
+        benchmark.stopMeasurement()
+    }
+    Benchmark("W19 Timer start + invalidate (one-shot, 10 s, named queue)", configuration: configuration(units: units))
+    {
+        benchmark in
+        let queue = Queue(name: "W19 timer")
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            let timer = ReceiverSignalKit.Timer(timeout: 10, repeat: false, completion: {}, queue: queue)
+            timer.start()
+            timer.invalidate()
+        }
+        benchmark.stopMeasurement()
+    }
 }
 
 /// What the floor's queue carries, as SwiftSignalKit's `Queue` does (an object compared by identity).

@@ -17,7 +17,8 @@ internal import Dispatch
 ///
 /// The timer holds its completion, and the dispatch source holds the timer only weakly: keep the
 /// timer while it should run. Releasing it invalidates it. `start()` and `invalidate()` may be
-/// called from any thread.
+/// called from any thread. On a queue made by `TestScheduler` (ReceiverSignalKitTesting) it fires
+/// on the scheduler's virtual time instead, with the same rules.
 ///
 /// One deliberate difference from SwiftSignalKit: when a one-shot timer's completion calls
 /// `start()` again, the new run is kept. SwiftSignalKit invalidates the timer after the completion
@@ -35,8 +36,11 @@ public final class Timer: Sendable {
     // Called only on `queue`, as SwiftSignalKit does; `nonisolated(unsafe)` because it is an
     // ordinary closure (the caller answers for what it touches there, as for `Queue.async`).
     private nonisolated(unsafe) let completion: (Timer) -> Void
-    /// The running source and the number of its run, so that a one-shot run ends only itself.
-    private let run = Locked<(source: (any DispatchSourceTimer)?, number: Int)>((nil, 0))
+    /// The running source and the number of its run, so that a one-shot run ends only itself; on a
+    /// virtual-time queue, instead of a source, the clock's entry for the next firing (0 if none),
+    /// and a number that `invalidate()` changes too. (A tuple, as a struct here would be copied
+    /// through its value witness when the timer is made.)
+    private let run = Locked<(source: (any DispatchSourceTimer)?, number: Int, scheduled: UInt64)>((nil, 0, 0))
 
     // swift-format-ignore: ValidateDocumentationComments
     // (It reads the backticks of `repeat` as part of the parameter's name.)
@@ -101,6 +105,7 @@ public final class Timer: Sendable {
     /// timer.start()
     /// ```
     public func start() {
+        if let virtual = queue.virtual { return start(on: virtual) }
         let source = DispatchSource.makeTimerSource(queue: queue.queue)
         let deadline = DispatchTime.now() + timeout
         if `repeat` {
@@ -109,7 +114,7 @@ public final class Timer: Sendable {
             source.schedule(deadline: deadline)
         }
         let (replaced, number) = run.withLock { run in
-            defer { run = (source, run.number &+ 1) }
+            defer { run = (source, run.number &+ 1, 0) }
             return (run.source, run.number &+ 1)
         }
         source.setEventHandler { [weak self] in self?.fire(number) }
@@ -124,6 +129,7 @@ public final class Timer: Sendable {
     /// timer.invalidate()
     /// ```
     public func invalidate() {
+        if let virtual = queue.virtual { return invalidate(on: virtual) }
         run.withLock { $0.source.take() }?.cancel()
     }
 
@@ -131,5 +137,61 @@ public final class Timer: Sendable {
         completion(self)
         guard !`repeat` else { return }
         run.withLock { run in run.number == number ? run.source.take() : nil }?.cancel()
+    }
+
+    // MARK: On a virtual-time queue
+
+    // The same runs, on the queue's clock rather than a dispatch source: each firing is one entry
+    // of the clock, and a repeating timer schedules its next firing after its completion returned
+    // (at the same virtual time as a dispatch source's next deadline, as the completion takes no
+    // virtual time). The clock is only called outside this timer's lock.
+
+    private func invalidate(on virtual: VirtualQueue) {
+        let scheduled = run.withLock { run in
+            run.number &+= 1  // a firing already taken off the clock does nothing
+            return run.scheduled.take()
+        }
+        virtual.cancel(scheduled)
+    }
+
+    private func start(on virtual: VirtualQueue) {
+        let (number, replaced) = run.withLock { run in
+            run.number &+= 1
+            return (run.number, run.scheduled.take())
+        }
+        virtual.cancel(replaced)
+        schedule(number, on: virtual)
+    }
+
+    /// Schedules run `number`'s next firing, unless that run has ended meanwhile.
+    private func schedule(_ number: Int, on virtual: VirtualQueue) {
+        let entry = virtual.schedule(after: timeout) { [weak self] in self?.fire(number, on: virtual) }
+        let stale = run.withLock { run -> UInt64 in
+            guard run.number == number else { return entry }  // invalidated or restarted meanwhile
+            run.scheduled = entry
+            return 0
+        }
+        virtual.cancel(stale)
+    }
+
+    private func fire(_ number: Int, on virtual: VirtualQueue) {
+        let isLive = run.withLock { run in
+            guard run.number == number else { return false }
+            run.scheduled = 0  // this entry has left the clock
+            return true
+        }
+        guard isLive else { return }
+        completion(self)
+        // A one-shot run is over (a restart from the completion is a new run, already scheduled).
+        guard `repeat`, run.withLock({ $0.number == number }) else { return }
+        schedule(number, on: virtual)
+    }
+}
+
+extension UInt64 {
+    /// The value, leaving 0 in its place (for an entry of a clock, where 0 means none).
+    fileprivate mutating func take() -> UInt64 {
+        defer { self = 0 }
+        return self
     }
 }

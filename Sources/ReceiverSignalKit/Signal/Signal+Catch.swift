@@ -1,5 +1,3 @@
-internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
-
 // Recovering from errors and running a signal again, as in SwiftSignalKit's Signal_Catch.swift:
 // `catch`, `restart`, `recurse`, `retry` (two forms), `restartIfError`, `restartOrMapError`.
 //
@@ -153,9 +151,9 @@ internal import Dispatch  // DispatchTime, for retry's delays on `queue.queue`
         )
     }
 
-    /// Starts the source again after `delay` seconds, on `queue.queue` (always asynchronously).
+    /// Starts the source again after `delay` seconds, on `queue` (always asynchronously).
     @usableFromInline func request(after delay: Double, on queue: Queue) {
-        queue.queue.asyncAfter(deadline: .now() + delay) { self.request() }
+        queue.after(delay) { self.request() }
     }
 
     /// Disposes the current start and stops restarting.

@@ -80,7 +80,12 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     @inlinable func send(_ event: Event) {
         guard queue.isCurrent() else {
             StripedLock(for: self).withLock { waiting.append(event) }
-            queue.queue.async { self.arrive() }
+            // The closure goes to Dispatch as written, so that it becomes the block itself.
+            if let virtual = queue.virtual {
+                virtual.schedule(after: 0) { self.arrive() }
+            } else {
+                queue.queue.async { self.arrive() }
+            }
             return
         }
         let now = StripedLock(for: self).withLock { () -> Event? in

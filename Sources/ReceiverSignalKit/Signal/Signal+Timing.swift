@@ -81,10 +81,10 @@ public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0
         Signal { subscriber in
             let start = DeferredStart()
             queue.async {
-                let deadline = wallClockSeconds() + timeout
+                let deadline = wallClockSeconds(on: queue) + timeout
                 let waitForDeadline = {
                     let timer = Timer(
-                        timeout: max(0, deadline - wallClockSeconds()), repeat: false,
+                        timeout: max(0, deadline - wallClockSeconds(on: queue)), repeat: false,
                         completion: {
                             start.start { signal.startForwarding(to: subscriber) }
                         }, queue: queue)
@@ -94,7 +94,7 @@ public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0
                 let checks = Timer(
                     timeout: granularity, repeat: true,
                     completion: {
-                        if deadline - granularity * 1.1 <= wallClockSeconds() { waitForDeadline() }
+                        if deadline - granularity * 1.1 <= wallClockSeconds(on: queue) { waitForDeadline() }
                     }, queue: queue)
                 if start.wait(for: checks) { checks.start() }
             }
@@ -166,8 +166,10 @@ public func timeout<T, E>(_ timeout: Double, queue: Queue, alternate: Signal<T, 
 }
 
 /// Seconds since 1970 by the wall clock (`CLOCK_REALTIME`), which, unlike a dispatch timer's clock,
-/// keeps running while the device sleeps (SwiftSignalKit reads `CFAbsoluteTimeGetCurrent()`).
-@usableFromInline func wallClockSeconds() -> Double {
+/// keeps running while the device sleeps (SwiftSignalKit reads `CFAbsoluteTimeGetCurrent()`); for
+/// a virtual-time `queue`, its virtual time, which is all the time there is for its timers.
+@usableFromInline func wallClockSeconds(on queue: Queue) -> Double {
+    if let virtual = queue.virtual { return virtual.now }
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000

@@ -75,8 +75,9 @@ public import Musl
 /// under the lock. `withLock` bodies never call user code and take no other lock (the threading
 /// contract: no user code under a lock, deinit included; checked in debug builds by ``LockRule``):
 /// what they let go of is returned, and the caller releases it after unlocking — so write each
-/// change as a transition that returns what it took out.
-@usableFromInline struct Locked<Value>: @unchecked Sendable {
+/// change as a transition that returns what it took out. Package access: the test scheduler of
+/// ReceiverSignalKitTesting keeps its state in one too.
+@usableFromInline package struct Locked<Value>: @unchecked Sendable {
     @usableFromInline typealias Primitive = LockWord.Primitive
 
     @usableFromInline final class Storage: ManagedBuffer<Value, Primitive> {
@@ -87,7 +88,7 @@ public import Musl
 
     @usableFromInline let storage: Storage
 
-    @inlinable init(_ value: Value) {
+    @inlinable package init(_ value: Value) {
         storage = unsafeDowncast(Storage.create(minimumCapacity: 1) { _ in value }, to: Storage.self)
         storage.withUnsafeMutablePointerToElements { LockWord.initialize($0) }
     }
@@ -100,7 +101,7 @@ public import Musl
     ///   - body: A short state change: no user code, no other lock.
     /// - Returns: What `body` returned — what it let go of, for the caller to release after
     ///   unlocking.
-    @inlinable func withLock<Result>(
+    @inlinable package func withLock<Result>(
         file: StaticString = #fileID, line: UInt = #line, _ body: (inout Value) throws -> Result
     ) rethrows -> Result {
         try storage.withUnsafeMutablePointers { value, word in
