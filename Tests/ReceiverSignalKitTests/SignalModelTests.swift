@@ -16,7 +16,7 @@ import Testing
 /// returns) in order; 2, also each generator start's `gN.subscribe#k` and `gN.dispose#k`.
 ///
 /// The model is the target, and the migration guide
-/// (Sources/ReceiverSignalKit/ReceiverSignalKit.docc/MigratingFromSwiftSignalKit.md) is its
+/// (Sources/ReceiverSignalKit/ReceiverSignalKit.docc/SwiftSignalKitMigrationGuide.md) is its
 /// reference: SwiftSignalKit's behaviour and order of disposals (the guide's "Quirks we keep" and
 /// "When things are released, as in SwiftSignalKit"), except where the guide's "Behaviour that
 /// differs, and why" lists a difference (queued, never nested; nothing after `dispose()`; each

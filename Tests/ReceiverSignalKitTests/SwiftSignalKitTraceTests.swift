@@ -13,7 +13,7 @@ final class Logged: Sendable {
 /// programs with SwiftSignalKit trace for trace found: when handlers, kept-alive and replaced
 /// objects are released, in which order starts are disposed (the migration guide's "When things
 /// are released, as in SwiftSignalKit", Sources/ReceiverSignalKit/ReceiverSignalKit.docc/
-/// MigratingFromSwiftSignalKit.md), and that no handler runs after `dispose()` or after a start
+/// SwiftSignalKitMigrationGuide.md), and that no handler runs after `dispose()` or after a start
 /// has ended. Each test logs a whole trace — generator runs (`a.subscribe#1`), disposals
 /// (`a.dispose#1`), handler calls, `deinit`s — and compares it with SwiftSignalKit's, one
 /// behaviour per group (its `MARK` names it). Where we keep our behaviour on purpose, the test

@@ -1,7 +1,7 @@
 // The reference model of the adapter: SwiftSignalKit's observable behaviour (each operator's
 // events, the migration guide's "Quirks we keep" and "When things are released, as in
 // SwiftSignalKit") and the differences the migration guide lists in "Behaviour that differs, and
-// why" (Sources/ReceiverSignalKit/ReceiverSignalKit.docc/MigratingFromSwiftSignalKit.md), as a
+// why" (Sources/ReceiverSignalKit/ReceiverSignalKit.docc/SwiftSignalKitMigrationGuide.md), as a
 // plain, sequential program, written from that behaviour and not from the library's code.
 //
 // Its structure is SwiftSignalKit's, because the target is SwiftSignalKit's observable behaviour,
