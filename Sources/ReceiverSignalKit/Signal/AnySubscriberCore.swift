@@ -27,6 +27,7 @@
 
     /// Whether the start has terminated or been disposed.
     @usableFromInline final var hasEnded: Bool {
+        let lock = lock
         lock.lock()
         defer { lock.unlock() }
         return isTerminated || isDisposed

@@ -65,12 +65,16 @@ internal import Musl
     @usableFromInline unowned let transmitter: Receiver<Event>.Transmitter
     @usableFromInline let start: FlatteningStart
     @usableFromInline let next: ((R) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?
+    // The state below is only touched by the pair's listener and by an inner's handlers while
+    // its start's window is open, one at a time; no access to it calls out while it lasts. So the
+    // run-time exclusivity checks a class's stored `var` gets (five a value, about 40
+    // instructions each) check nothing: `@exclusivity(unchecked)`.
     /// The current inner's generation: events of any other are dropped.
-    @usableFromInline var generation: UInt = 0
-    @usableFromInline var isInnerRunning = false, isOuterCompleted = false
+    @exclusivity(unchecked) @usableFromInline var generation: UInt = 0
+    @exclusivity(unchecked) @usableFromInline var isInnerRunning = false, isOuterCompleted = false
     /// The downstream has had its terminal event: nothing more is passed on.
-    @usableFromInline var isEnded = false
-    @usableFromInline var waiting: ArraySlice<Signal<R, E>> = []
+    @exclusivity(unchecked) @usableFromInline var isEnded = false
+    @exclusivity(unchecked) @usableFromInline var waiting: ArraySlice<Signal<R, E>> = []
 
     @inlinable init(
         mode: Mode, transmitter: Receiver<Event>.Transmitter, start: FlatteningStart, next: ((R) -> Void)?,

@@ -42,8 +42,10 @@ public final class Subscriber<T, E>: CustomStringConvertible {
     /// The core, by its non-generic class, so that `deinit` (which runs unspecialised) can ask
     /// `isKnownUniquelyReferenced` without looking up the generic core's type metadata. Never
     /// reassigned: a `var` only for that question, hence `nonisolated(unsafe)` (a `Sendable` class
-    /// may not have a checked mutable property).
-    @usableFromInline nonisolated(unsafe) var start: AnySubscriberCore
+    /// may not have a checked mutable property), and `@exclusivity(unchecked)`: only `deinit`
+    /// accesses it mutably, when nothing else can, so the run-time exclusivity check it would make
+    /// there (about 40 instructions a start) checks nothing.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var start: AnySubscriberCore
 
     /// Makes a subscriber that calls the given handlers.
     ///
@@ -167,58 +169,61 @@ final class SubscriberCore<T, E>: AnySubscriberCore, Disposable, CustomStringCon
         (self.next, self.error, self.completed) = (next, error, completed)
     }
 
-    /// A handler call to make after unlocking, with the handlers a terminal event took out (the
-    /// caller releases them in SwiftSignalKit's order) and what was kept alive.
-    @usableFromInline struct Delivery {
-        @usableFromInline var event: Event
-        @usableFromInline var next: ((T) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?
-        @usableFromInline var keptAlive: [AnyObject]
-
-        @inlinable init(
-            _ event: Event, next: ((T) -> Void)?, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil,
-            keptAlive: [AnyObject] = []
-        ) {
-            (self.event, self.next, self.error, self.completed, self.keptAlive) =
-                (event, next, error, completed, keptAlive)
-        }
-    }
-
     /// Delivers `event` now, or queues it for the thread already delivering; that thread (this one,
     /// if it was idle) then delivers the queue in order.
+    ///
+    /// The locked sections only move handlers and events in and out; each call, and each release
+    /// of what a section took out, happens after unlocking. (It works on the event and the
+    /// handlers as separate locals rather than on a struct of them: such a struct, optional while
+    /// the loop runs, was copied and destroyed through its generic value witnesses even when
+    /// specialised, about 150 instructions per event.)
     @inlinable func put(_ event: Event) {
         var late: [AnyObject] = []  // kept alive since termination: a late terminal call releases it
-        var delivery = lock.withLock { admit(event, late: &late) }
+        let lock = lock  // found once: each `lock` finds the table (a `swift_once` check) again
+        lock.lock()
+        guard admit(event, late: &late) else { return lock.unlock() }
+        var event = event
         var dropped = ContiguousArray<Event?>()  // what a disposal mid-delivery left queued
-        while delivery != nil {
-            deliver(&delivery!)  // in place: a copy would hold the handlers past their release
-            delivery = lock.withLock { advance(dropping: &dropped) }
+        while case .next(let value) = event {
+            var handler = next
+            lock.unlock()
+            handler?(value)
+            // The handler and the value (maybe the last references) go before locking again.
+            handler = nil
+            _ = consume value
+            _ = consume event
+            lock.lock()
+            guard let queued = advance(dropping: &dropped) else { return lock.unlock() }
+            event = queued
         }
+        finish(event, lock)
     }
 
-    /// Accepts a `put`, under the lock: returns the delivery to make now, or `nil` when the event is
-    /// queued behind a delivery in progress or dropped (the subscriber has terminated).
-    @inlinable func admit(_ event: Event, late: inout [AnyObject]) -> Delivery? {
+    /// Accepts a `put`, under the lock: returns whether this thread is now delivering it, or
+    /// `false` when the event is queued behind a delivery in progress or dropped (the subscriber
+    /// has terminated).
+    @inlinable func admit(_ event: Event, late: inout [AnyObject]) -> Bool {
         var isTerminal: Bool {
             if case .next = event { return false }
             return true
         }
         guard !isTerminated, !isDisposed else {
             if isTerminal, !isDisposed { swap(&late, &keptAlive) }  // as in SwiftSignalKit
-            return nil
+            return false
         }
         isTerminated = isTerminal
         guard !isDelivering else {
             queue.append(event)
-            return nil
+            return false
         }
         isDelivering = true
-        return delivery(of: event)
+        return true
     }
 
-    /// After a delivery, under the lock: the next queued event's, or `nil` once there is none (or
-    /// the start was disposed: then the queue is moved to `dropped`), when the delivering thread
+    /// After a value's delivery, under the lock: the next queued event, or `nil` once there is none
+    /// (or the start was disposed: then the queue is moved to `dropped`), when the delivering thread
     /// stops. Only a delivering thread has a queue, so only it ever empties one.
-    @inlinable func advance(dropping dropped: inout ContiguousArray<Event?>) -> Delivery? {
+    @inlinable func advance(dropping dropped: inout ContiguousArray<Event?>) -> Event? {
         guard !isDisposed, Int(head) < queue.count, let event = queue[Int(head)].take() else {
             swap(&dropped, &queue)
             (isDelivering, head) = (false, 0)
@@ -229,41 +234,42 @@ final class SubscriberCore<T, E>: AnySubscriberCore, Disposable, CustomStringCon
             queue.removeAll(keepingCapacity: head <= 16)
             head = 0
         }
-        return delivery(of: event)
+        return event
     }
 
-    /// Under the lock: a value goes to a copy of `next`; a terminal event takes every handler and
-    /// what is kept alive out.
-    @inlinable func delivery(of event: Event) -> Delivery {
-        guard case .next = event else {
-            return Delivery(
-                event, next: next.take(), error: error.take(), completed: completed.take(), keptAlive: keptAlive.take())
-        }
-        return Delivery(event, next: next)
-    }
-
-    /// Makes one delivery, after unlocking. A terminal one releases the other handlers before
-    /// calling its own and releases that after; then disposes what the generator returned (unless
-    /// the handler disposed the start, which disposed it) and releases what was kept alive.
-    @inlinable func deliver(_ delivery: inout Delivery) {
-        switch delivery.event {
-        case .next(let value):
-            delivery.next?(value)
-            return
+    /// Delivers the terminal `event`, entered holding the lock: takes every handler and what is
+    /// kept alive out, unlocks, releases the other handlers, calls its own and releases it; then
+    /// disposes what the generator returned (unless the handler disposed the start, which disposed
+    /// it) and releases what was kept alive. Nothing was queued behind a terminal event, so the
+    /// section that takes the generator's disposable also ends the delivery.
+    @inlinable func finish(_ event: Event, _ lock: StripedLock) {
+        // Copied out, then cleared, rather than `take()`n: the generic `Optional.take()` returns a
+        // handler at its unsubstituted abstraction, which costs two reabstraction thunks (two
+        // allocations) per handler. Clearing a field releases nothing: the copy holds it.
+        var next = next, error = error, completed = completed
+        (self.next, self.error, self.completed) = (nil, nil, nil)
+        var keptAlive = keptAlive.take()
+        lock.unlock()
+        next = nil
+        switch event {
         case .error(let failure):
-            var handler = delivery.error.take()
-            (delivery.next, delivery.completed) = (nil, nil)
-            handler?(failure)
-            handler = nil
-        case .completion:
-            var handler = delivery.completed.take()
-            (delivery.next, delivery.error) = (nil, nil)
-            handler?()
-            handler = nil
+            completed = nil
+            error?(failure)
+            error = nil
+        case .completion, .next:  // (never a value: `put` delivers those)
+            error = nil
+            completed?()
+            completed = nil
         }
-        let disposable = lock.withLock { self.disposable.take() }
+        lock.lock()
+        let disposable = self.disposable.take()
+        var queue = queue.take()  // drained: only moved-out slots
+        (isDelivering, head) = (false, 0)
+        lock.unlock()
         disposable?.dispose()
-        delivery.keptAlive = []
+        keptAlive = []
+        queue = []
+        _ = (next, error, completed, keptAlive, queue)
     }
 
     /// Hands over what the generator returned: disposed when the start ends, and at once if it
@@ -291,6 +297,7 @@ final class SubscriberCore<T, E>: AnySubscriberCore, Disposable, CustomStringCon
     /// metadata on every call. Setting a field to `nil` under the lock releases nothing: the copy
     /// holds it until after unlocking.)
     @usableFromInline override func subscriberReleased(isHandleGone: Bool) {
+        let lock = lock  // found once: each `lock` finds the table (a `swift_once` check) again
         lock.lock()
         // While `dispose()` runs (a source may let go of its subscriber as its disposable is
         // disposed), it releases all of this itself when that returns, as SwiftSignalKit's handle
@@ -323,14 +330,17 @@ final class SubscriberCore<T, E>: AnySubscriberCore, Disposable, CustomStringCon
     /// this begins finds none left to dispose, and it is disposed exactly once, never by two
     /// threads at once.
     @usableFromInline func dispose() {
+        let lock = lock  // found once: each `lock` finds the table (a `swift_once` check) again
         lock.lock()
         guard !isDisposed else { return lock.unlock() }
         isDisposed = true  // nothing is delivered from now on (a delivering thread drops its queue)
         let disposable = self.disposable
         self.disposable = nil
-        lock.unlock()
-        disposable?.dispose()
-        lock.lock()
+        if disposable != nil {  // (with none, as after a terminal event, one section does it all)
+            lock.unlock()
+            disposable?.dispose()
+            lock.lock()
+        }
         var keptAlive = self.keptAlive, next = self.next, error = self.error, completed = self.completed
         (self.keptAlive, self.next, self.error, self.completed) = ([], nil, nil, nil)
         isTerminated = true
