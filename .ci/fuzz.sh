@@ -23,7 +23,7 @@ while IFS= read -r file; do
     grep -vE '^@_exported public import Receiver$' "$file" >"$copy"
 done < <(find Sources/Receiver Sources/ReceiverSignalKit -name '*.swift' -type f | LC_ALL=C sort)
 
-swiftc -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -module-name ReceiverFuzz \
+swiftc -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -module-name ReceiverFuzz -package-name Receiver \
     -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
     -enable-upcoming-feature MemberImportVisibility \
     "$out"/sources/*.swift Tests/TestSupport/ModelChoices.swift Tests/ReceiverTests/Model/*.swift \
