@@ -186,19 +186,7 @@ import Musl
         #expect(scheduler.now == 10)
     }
 
-    // MARK: Timer
-
-    @Test func aOneShotTimerFiresOnceAtItsTimeoutOnItsQueue() {
-        let scheduler = TestScheduler()
-        let queue = scheduler.queue()
-        let fired = History<String>()
-        let timer = Timer(
-            timeout: 1.5, repeat: false, completion: { fired.record("\(scheduler.now) \(queue.isCurrent())") },
-            queue: queue)
-        timer.start()
-        scheduler.advance(by: 10)
-        #expect(fired.recorded == ["1.5 true"])
-    }
+    // MARK: Timer (the timer's own behaviour on virtual time is in TimerTests)
 
     @Test func aRepeatingTimerInvalidatedInsideItsOwnCompletionStops() {
         let scheduler = TestScheduler()
@@ -215,21 +203,6 @@ import Musl
         #expect(fired.recorded == [1, 2, 3])
     }
 
-    @Test func startingATimerAgainReplacesItsSchedule() {
-        let scheduler = TestScheduler()
-        let queue = scheduler.queue()
-        let fired = History<Double>()
-        let timer = Timer(timeout: 1, repeat: false, completion: { fired.record(scheduler.now) }, queue: queue)
-        timer.start()
-        scheduler.advance(by: 0.5)
-        timer.start()  // restarted: due at 1.5 now, not 1
-        #expect(scheduler.run())
-        #expect(fired.recorded == [1.5])
-        timer.start()  // and again after it fired
-        scheduler.advance(by: 1)
-        #expect(fired.recorded == [1.5, 2.5])
-    }
-
     @Test func aRepeatingTimerRestartedFromItsCompletionKeepsOneSchedule() {
         let scheduler = TestScheduler()
         let queue = scheduler.queue()
@@ -244,21 +217,6 @@ import Musl
         scheduler.advance(by: 3.5)
         #expect(fired.recorded == [1, 2, 3])
         timer.invalidate()
-    }
-
-    @Test func aOneShotTimerRestartedFromItsCompletionFiresAgain() {
-        let scheduler = TestScheduler()
-        let queue = scheduler.queue()
-        let fired = History<Double>()
-        let timer = Timer(
-            timeout: 1, repeat: false,
-            completion: { (timer: Timer) in
-                fired.record(scheduler.now)
-                if fired.recorded.count == 1 { timer.start() }
-            }, queue: queue)
-        timer.start()
-        #expect(scheduler.run())
-        #expect(fired.recorded == [1, 2])
     }
 
     @Test func aReleasedOrInvalidatedTimerLeavesNothingScheduled() {
