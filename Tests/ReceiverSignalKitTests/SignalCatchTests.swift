@@ -401,14 +401,19 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
         #expect(current(promise.get()) == 4)
     }
 
-    @Test func aLoopPausedByItsDownstreamTakeIsDisposedByIt() {
+    /// A cached value's first value, then its end, synchronously: counts its starts in `starts`.
+    private func cachedValue(countingStartsIn starts: Atomic<Int>) -> Signal<Int, NoError> {
         let cached = ValuePromise(1)
-        let starts = Atomic(value: 0)
-        let counted = Signal<Int, NoError> { subscriber in
+        return Signal { subscriber in
             starts.modify { $0 + 1 }
             return (cached.get() |> take(1)).start(
                 next: { subscriber.putNext($0) }, completed: { subscriber.putCompletion() })
         }
+    }
+
+    @Test func aLoopPausedByItsDownstreamTakeIsDisposedByIt() {
+        let starts = Atomic(value: 0)
+        let counted = cachedValue(countingStartsIn: starts)
         var received = 0
         (restart(counted) |> take(3)).start(next: { received += $0 })
         #expect(received == 3)
@@ -416,13 +421,8 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
     }
 
     @Test func aLoopPausedUnderMapToSignalThenOrCatchIsDisposedByTheTakeAfterThem() {
-        let cached = ValuePromise(1)
         let starts = Atomic(value: 0)
-        let counted = Signal<Int, NoError> { subscriber in
-            starts.modify { $0 + 1 }
-            return (cached.get() |> take(1)).start(
-                next: { subscriber.putNext($0) }, completed: { subscriber.putCompletion() })
-        }
+        let counted = cachedValue(countingStartsIn: starts)
         let chains: [(Signal<Int, NoError>) -> Signal<Int, NoError>] = [
             { loop in Signal<Int, NoError>.single(0) |> mapToSignal { _ in loop } },
             { loop in Signal<Int, NoError>.complete() |> then(loop) },
