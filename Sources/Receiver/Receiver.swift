@@ -151,7 +151,7 @@ public final class Receiver<Wave> {
     // even when a handler holds its own disposable.
     deinit {
         let listeners = lock.withLock { state.listeners }
-        for index in listeners.indices { listeners[index].dispose() }
+        for index in 0..<listeners.count { listeners[index].dispose() }  // (`indices` would run unspecialised)
     }
 
     /// Makes a transmitter and its receiver.

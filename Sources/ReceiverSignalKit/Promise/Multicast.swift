@@ -25,7 +25,7 @@ public final class Multicast<T> {
         @usableFromInline let channel: Channel
         @usableFromInline var subscribers: Int
 
-        @usableFromInline init(channel: Channel, subscribers: Int) {
+        @inlinable init(channel: Channel, subscribers: Int) {
             (self.channel, self.subscribers) = (channel, subscribers)
         }
     }
@@ -91,7 +91,7 @@ public final class Multicast<T> {
     }
 
     /// Takes one subscriber off; the last one disposes the upstream (after unlocking).
-    @usableFromInline func leave(_ key: String, _ channel: Channel) {
+    @inlinable func leave(_ key: String, _ channel: Channel) {
         let isLast = channels.withLock { channels -> Bool in
             guard channels[key]?.channel === channel else { return false }  // forgotten at completion
             channels[key]?.subscribers -= 1
@@ -103,7 +103,7 @@ public final class Multicast<T> {
     }
 
     /// The upstream completed: the next start for `key` starts a new one.
-    @usableFromInline func forget(_ key: String, _ channel: Channel) {
+    @inlinable func forget(_ key: String, _ channel: Channel) {
         channels.withLock { channels in
             if channels[key]?.channel === channel { channels[key] = nil }  // the caller holds `channel`
         }
