@@ -23,7 +23,10 @@ public import Musl
 /// start around a loop stops it only by disposing it, as it would any upstream.
 ///
 /// Each generator's run keeps its entry on its own stack and links it to the one around it, in a
-/// thread-local slot, so noting a start costs two stores and no allocation.
+/// cell of its thread's, so noting a start costs a look-up of the cell and two stores, and no
+/// allocation. (The cell, rather than the thread-specific slot itself, holds the innermost entry:
+/// `pthread_setspecific` costs several times what `pthread_getspecific` does, and every start
+/// would call it twice.)
 @usableFromInline enum StartsBeingMade {
     /// One start being made, on the stack of its run: the start, the entry around it, and the
     /// restart loops paused until its generator returns.
@@ -37,13 +40,31 @@ public import Musl
         }
     }
 
-    /// This thread's innermost entry, or `nil`.
+    /// Where each thread keeps its cell: the address of a word holding the thread's innermost
+    /// entry. Made at the thread's first start; freed when the thread exits.
     @usableFromInline static let slot: pthread_key_t = {
         var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
+        let status = pthread_key_create(&key) { free($0) }
         guard status == 0 else { fatalError("StartsBeingMade: pthread_key_create failed (\(status))") }
         return key
     }()
+
+    /// This thread's cell, made on its first use.
+    @inlinable static var cell: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+        let key = slot
+        guard let cell = pthread_getspecific(key) else { return makeCell(key) }
+        return cell.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+    }
+
+    @usableFromInline static func makeCell(_ key: pthread_key_t) -> UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+        guard let memory = malloc(MemoryLayout<UnsafeMutableRawPointer?>.size) else {
+            fatalError("StartsBeingMade: out of memory")
+        }
+        let cell = memory.bindMemory(to: UnsafeMutableRawPointer?.self, capacity: 1)
+        cell.initialize(to: nil)
+        pthread_setspecific(key, memory)
+        return cell
+    }
 
     /// Runs `generator` with `start` noted as being made on this thread. Returns what it returned,
     /// and the restart loops that paused on `start` (for ``Restarts/resume(_:)``, once the start
@@ -51,12 +72,11 @@ public import Musl
     @inlinable static func making<Result>(
         _ start: AnySubscriberCore, _ generator: () -> Result
     ) -> (Result, paused: Restarts?) {
-        let key = slot
-        let enclosing = pthread_getspecific(key)
-        var entry = Entry(start: start, enclosing: enclosing)
+        let cell = cell
+        var entry = Entry(start: start, enclosing: cell.pointee)
         let result = withUnsafeMutablePointer(to: &entry) { entry in
-            pthread_setspecific(key, entry)
-            defer { pthread_setspecific(key, enclosing) }
+            cell.pointee = UnsafeMutableRawPointer(entry)
+            defer { cell.pointee = entry.pointee.enclosing }
             return generator()
         }
         return (result, entry.paused)
@@ -64,7 +84,9 @@ public import Musl
 
     /// This thread's innermost entry: the starts being made around the caller, or `nil`. Valid
     /// only while the caller is inside that start's generator.
-    @usableFromInline static var innermost: UnsafeMutableRawPointer? { pthread_getspecific(slot) }
+    @usableFromInline static var innermost: UnsafeMutableRawPointer? {
+        pthread_getspecific(slot)?.load(as: UnsafeMutableRawPointer?.self)
+    }
 
     /// The innermost of the entries from `entry` outwards whose start has ended, or `nil`.
     @usableFromInline static func innermostEnded(from entry: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<Entry>? {
