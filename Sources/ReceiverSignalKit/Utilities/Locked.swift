@@ -1,27 +1,38 @@
 #if canImport(Darwin)
 public import Darwin
-#elseif canImport(Glibc)
-public import Glibc
+#else
+public import Synchronization
+#if canImport(Glibc)
+public import Glibc  // `pthread_self()`, for `LockWord.Own`
 #elseif canImport(Musl)
 public import Musl
 #endif
+#endif
 
-/// The platform's lock word and its calls, in one place: `os_unfair_lock` on Apple platforms,
-/// `pthread_mutex_t` elsewhere; not recursive. A lock word must never move while it is used, so it
-/// lives in memory of its own — tail-allocated (`Locked`), in the lock table (`StripedLock`), or
-/// allocated by ``make()`` — never at a stored property's address (`&property` may be a temporary).
+/// The platform's lock word and its calls, in one place: `os_unfair_lock` on Apple platforms, the
+/// toolchain's `Synchronization.Mutex` elsewhere (a futex word whose fast paths are inlined: an
+/// uncontended round trip is a fifth of a `pthread_mutex_t`'s; on Apple platforms it needs macOS 15
+/// or iOS 18, above the deployment targets); not recursive. A lock word must never move while it
+/// is used, so it lives in memory of its own — tail-allocated (`Locked`), in the lock table
+/// (`StripedLock`), allocated by ``make()``, or held by an object in a ``LockWord/Own`` — never at
+/// a copyable stored property's address (`&property` may be a temporary).
+///
+/// `lock()` and `unlock()` are separate calls (not a closure), for code that must lock and unlock
+/// at different places; on Linux they are `Mutex<Void>`'s `_unsafeLock()` and `_unsafeUnlock()`,
+/// the toolchain's calls for exactly that.
 @usableFromInline enum LockWord {
     #if canImport(Darwin)
     @usableFromInline typealias Primitive = os_unfair_lock
     #else
-    @usableFromInline typealias Primitive = pthread_mutex_t
+    @usableFromInline typealias Primitive = Mutex<Void>
     #endif
 
     /// Initialises the lock word at `word`, unlocked.
     @inlinable static func initialize(_ word: UnsafeMutablePointer<Primitive>) {
+        #if canImport(Darwin)
         word.initialize(to: Primitive())
-        #if !canImport(Darwin)
-        pthread_mutex_init(word, nil)
+        #else
+        word.initialize(to: Primitive(()))
         #endif
     }
 
@@ -35,9 +46,7 @@ public import Musl
 
     /// Destroys and frees a lock word that ``make()`` returned.
     @inlinable static func destroy(_ word: UnsafeMutablePointer<Primitive>) {
-        #if !canImport(Darwin)
-        pthread_mutex_destroy(word)
-        #endif
+        word.deinitialize(count: 1)
         word.deallocate()
     }
 
@@ -45,7 +54,7 @@ public import Musl
         #if canImport(Darwin)
         os_unfair_lock_lock(word)
         #else
-        pthread_mutex_lock(word)
+        word.pointee._unsafeLock()
         #endif
     }
 
@@ -54,7 +63,7 @@ public import Musl
         #if canImport(Darwin)
         os_unfair_lock_trylock(word)
         #else
-        pthread_mutex_trylock(word) == 0
+        word.pointee._unsafeTryLock()
         #endif
     }
 
@@ -62,7 +71,51 @@ public import Musl
         #if canImport(Darwin)
         os_unfair_lock_unlock(word)
         #else
-        pthread_mutex_unlock(word)
+        word.pointee._unsafeUnlock()
+        #endif
+    }
+
+    /// A lock word kept by one object (``Atomic``, ``Lock``) as a stored `let`: on Linux the
+    /// `Mutex` itself, inline in the object (a `Mutex` is never copied or moved: the compiler only
+    /// lets it be borrowed in place); on Apple platforms an `os_unfair_lock` allocated by
+    /// ``LockWord/make()`` and freed with it, as it must not live at a stored property's address.
+    /// `@unchecked Sendable`: a lock is what makes its owner safe to share.
+    @usableFromInline struct Own: ~Copyable, @unchecked Sendable {
+        #if canImport(Darwin)
+        @usableFromInline let word: UnsafeMutablePointer<Primitive>
+        @inlinable init() { word = LockWord.make() }
+        deinit { LockWord.destroy(word) }
+        @inlinable @inline(__always) func lock() { LockWord.lock(word) }
+        @inlinable @inline(__always) func tryLock() -> Bool { LockWord.tryLock(word) }
+        @inlinable @inline(__always) func unlock() { LockWord.unlock(word) }
+        #else
+        // The toolchain's `Mutex` (before Swift 6.3) stops the program when a thread tries to take
+        // a lock it holds, where `tryLock()` must return `false` (``Atomic/tryWith(_:)`` from
+        // inside `with`), as `os_unfair_lock_trylock` does: so it notes which thread holds it.
+        // Only that thread ever finds its own id in `holder`. (Three instructions a round trip.)
+        @usableFromInline let mutex = Mutex<Void>(())
+        @usableFromInline let holder = Synchronization.Atomic<UInt>(0)
+        @inlinable init() {}
+        @inlinable static var thisThread: UInt {
+            #if canImport(Glibc)
+            pthread_self()
+            #else
+            UInt(bitPattern: pthread_self())
+            #endif
+        }
+        @inlinable @inline(__always) func lock() {
+            mutex._unsafeLock()
+            holder.store(Self.thisThread, ordering: .relaxed)
+        }
+        @inlinable @inline(__always) func tryLock() -> Bool {
+            guard holder.load(ordering: .relaxed) != Self.thisThread, mutex._unsafeTryLock() else { return false }
+            holder.store(Self.thisThread, ordering: .relaxed)
+            return true
+        }
+        @inlinable @inline(__always) func unlock() {
+            holder.store(0, ordering: .relaxed)
+            mutex._unsafeUnlock()
+        }
         #endif
     }
 }
@@ -81,9 +134,7 @@ public import Musl
     @usableFromInline typealias Primitive = LockWord.Primitive
 
     @usableFromInline final class Storage: ManagedBuffer<Value, Primitive> {
-        #if !canImport(Darwin)
-        deinit { _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) } }
-        #endif
+        deinit { _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: 1) } }
     }
 
     @usableFromInline let storage: Storage
