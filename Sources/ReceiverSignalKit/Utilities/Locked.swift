@@ -175,14 +175,28 @@ public import Musl
 /// objects may share a stripe (``LockRule`` checks it in debug builds); `Locked` is for the rest,
 /// and ``Atomic`` and ``Lock``, which run user code under their lock, have a lock word each.
 @usableFromInline struct StripedLock: @unchecked Sendable {
-    /// 64 stripes, 64 bytes apart (one cache line each), made once.
-    @usableFromInline nonisolated(unsafe) static let table: UnsafeMutableRawPointer = {
-        let table = UnsafeMutableRawPointer.allocate(byteCount: 64 * 64, alignment: 64)
-        for stripe in 0..<64 {
-            LockWord.initialize((table + stripe * 64).bindMemory(to: LockWord.Primitive.self, capacity: 1))
-        }
-        return table
-    }()
+    /// One stripe: a lock word, alone in its 64 bytes (a cache line) so that threads locking
+    /// different stripes do not contend for a line.
+    @usableFromInline struct Stripe {
+        var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    }
+    @usableFromInline struct EightStripes {
+        var stripes = (Stripe(), Stripe(), Stripe(), Stripe(), Stripe(), Stripe(), Stripe(), Stripe())
+    }
+    @usableFromInline struct Table {
+        var stripes = (
+            EightStripes(), EightStripes(), EightStripes(), EightStripes(), EightStripes(), EightStripes(),
+            EightStripes(), EightStripes()
+        )
+    }
+
+    /// The table: 64 stripes, all zero — which is an unlocked lock word (`os_unfair_lock`'s
+    /// initial value, and the futex word of an unlocked `Mutex`), so it needs no initialisation;
+    /// and a global made of constants is laid out by the compiler, so finding it is an address,
+    /// not the `swift_once` check of a lazily made global (about 15 instructions a lock). Only
+    /// ever reached through lock words at fixed addresses inside it (a stored global never moves),
+    /// so the exclusivity check, which would see every lock as a write of the whole table, is off.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) static var table = Table()
 
     @usableFromInline let word: UnsafeMutablePointer<LockWord.Primitive>
 
@@ -190,7 +204,8 @@ public import Musl
     @inlinable init(for object: AnyObject) {
         let address = UInt(bitPattern: ObjectIdentifier(object))
         let stripe = Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - 6))
-        word = (Self.table + stripe * 64).assumingMemoryBound(to: LockWord.Primitive.self)
+        let table = withUnsafeMutablePointer(to: &Self.table) { UnsafeMutableRawPointer($0) }
+        word = (table + stripe * MemoryLayout<Stripe>.stride).assumingMemoryBound(to: LockWord.Primitive.self)
     }
 
     /// Takes the lock, for code that cannot use a closure (unspecialised generic code, where one
