@@ -12,10 +12,11 @@ public import Musl
 /// The platform's lock word and its calls, in one place: `os_unfair_lock` on Apple platforms, the
 /// toolchain's `Synchronization.Mutex` elsewhere (a futex word whose fast paths are inlined: an
 /// uncontended round trip is a fifth of a `pthread_mutex_t`'s; on Apple platforms it needs macOS 15
-/// or iOS 18, above the deployment targets); not recursive. A lock word must never move while it
-/// is used, so it lives in memory of its own — tail-allocated (`Locked`), in the lock table
-/// (`StripedLock`), allocated by ``make()``, or held by an object in a ``LockWord/Own`` — never at
-/// a copyable stored property's address (`&property` may be a temporary).
+/// or iOS 18, above the deployment targets); not recursive. An unlocked lock word is all zero
+/// bytes on both. A lock word must never move while it is used, so it lives in memory of its own —
+/// tail-allocated (`Locked`), in the lock table (`StripedLock`), allocated by ``make()``, or held
+/// by an object in a ``LockWord/Own`` — never at a copyable stored property's address
+/// (`&property` may be a temporary).
 ///
 /// `lock()` and `unlock()` are separate calls (not a closure), for code that must lock and unlock
 /// at different places; on Linux they are `Mutex<Void>`'s `_unsafeLock()` and `_unsafeUnlock()`,
@@ -24,16 +25,36 @@ public import Musl
     #if canImport(Darwin)
     @usableFromInline typealias Primitive = os_unfair_lock
     #else
-    @usableFromInline typealias Primitive = Mutex<Void>
+    @usableFromInline typealias Primitive = Futex
+
+    /// The Linux lock word: the `Mutex`, and a word that each unlock stores to (releasing) and each
+    /// lock then loads (acquiring). That pair is two plain moves on x86-64 and orders nothing the
+    /// mutex does not; it is there for the thread sanitizer, which cannot see a contended `Mutex`
+    /// hand the lock over (that happens in the kernel, from code built without it), and would
+    /// otherwise report every locked section as racing with the one before.
+    @usableFromInline struct Futex: ~Copyable {
+        @usableFromInline let mutex = Mutex<Void>(())
+        @usableFromInline let handOver = Synchronization.Atomic<UInt32>(0)
+        @inlinable init() {}
+        @inlinable @inline(__always) func lock() {
+            mutex._unsafeLock()
+            _ = handOver.load(ordering: .acquiring)
+        }
+        @inlinable @inline(__always) func tryLock() -> Bool {
+            guard mutex._unsafeTryLock() else { return false }
+            _ = handOver.load(ordering: .acquiring)
+            return true
+        }
+        @inlinable @inline(__always) func unlock() {
+            handOver.store(0, ordering: .releasing)
+            mutex._unsafeUnlock()
+        }
+    }
     #endif
 
     /// Initialises the lock word at `word`, unlocked.
     @inlinable static func initialize(_ word: UnsafeMutablePointer<Primitive>) {
-        #if canImport(Darwin)
         word.initialize(to: Primitive())
-        #else
-        word.initialize(to: Primitive(()))
-        #endif
     }
 
     /// A new unlocked lock word on the heap, for an object that keeps its own lock; give it back
@@ -54,7 +75,7 @@ public import Musl
         #if canImport(Darwin)
         os_unfair_lock_lock(word)
         #else
-        word.pointee._unsafeLock()
+        word.pointee.lock()
         #endif
     }
 
@@ -63,7 +84,7 @@ public import Musl
         #if canImport(Darwin)
         os_unfair_lock_trylock(word)
         #else
-        word.pointee._unsafeTryLock()
+        word.pointee.tryLock()
         #endif
     }
 
@@ -71,12 +92,12 @@ public import Musl
         #if canImport(Darwin)
         os_unfair_lock_unlock(word)
         #else
-        word.pointee._unsafeUnlock()
+        word.pointee.unlock()
         #endif
     }
 
     /// A lock word kept by one object (``Atomic``, ``Lock``) as a stored `let`: on Linux the
-    /// `Mutex` itself, inline in the object (a `Mutex` is never copied or moved: the compiler only
+    /// ``Futex`` itself, inline in the object (a `Mutex` is never copied or moved: the compiler only
     /// lets it be borrowed in place); on Apple platforms an `os_unfair_lock` allocated by
     /// ``LockWord/make()`` and freed with it, as it must not live at a stored property's address.
     /// `@unchecked Sendable`: a lock is what makes its owner safe to share.
@@ -93,7 +114,7 @@ public import Musl
         // a lock it holds, where `tryLock()` must return `false` (``Atomic/tryWith(_:)`` from
         // inside `with`), as `os_unfair_lock_trylock` does: so it notes which thread holds it.
         // Only that thread ever finds its own id in `holder`. (Three instructions a round trip.)
-        @usableFromInline let mutex = Mutex<Void>(())
+        @usableFromInline let word = Futex()
         @usableFromInline let holder = Synchronization.Atomic<UInt>(0)
         @inlinable init() {}
         @inlinable static var thisThread: UInt {
@@ -104,17 +125,17 @@ public import Musl
             #endif
         }
         @inlinable @inline(__always) func lock() {
-            mutex._unsafeLock()
+            word.lock()
             holder.store(Self.thisThread, ordering: .relaxed)
         }
         @inlinable @inline(__always) func tryLock() -> Bool {
-            guard holder.load(ordering: .relaxed) != Self.thisThread, mutex._unsafeTryLock() else { return false }
+            guard holder.load(ordering: .relaxed) != Self.thisThread, word.tryLock() else { return false }
             holder.store(Self.thisThread, ordering: .relaxed)
             return true
         }
         @inlinable @inline(__always) func unlock() {
             holder.store(0, ordering: .relaxed)
-            mutex._unsafeUnlock()
+            word.unlock()
         }
         #endif
     }
@@ -198,13 +219,21 @@ public import Musl
     /// so the exclusivity check, which would see every lock as a write of the whole table, is off.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) static var table = Table()
 
+    /// The address of `&table`, taken by a pointer conversion rather than an `inout` access (such
+    /// as `withUnsafeMutablePointer(to:)`), which the thread sanitizer counts as a write of the
+    /// whole table by every thread that locks. A stored global never moves: the address outlives
+    /// the call.
+    @inlinable @inline(__always) static func address(_ table: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        table
+    }
+
     @usableFromInline let word: UnsafeMutablePointer<LockWord.Primitive>
 
     /// The stripe for `object`, picked from its address's bits by a multiplicative hash.
     @inlinable init(for object: AnyObject) {
         let address = UInt(bitPattern: ObjectIdentifier(object))
         let stripe = Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - 6))
-        let table = withUnsafeMutablePointer(to: &Self.table) { UnsafeMutableRawPointer($0) }
+        let table = Self.address(&Self.table)
         word = (table + stripe * MemoryLayout<Stripe>.stride).assumingMemoryBound(to: LockWord.Primitive.self)
     }
 
