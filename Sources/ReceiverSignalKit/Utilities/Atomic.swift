@@ -28,10 +28,10 @@ public enum AtomicLockError: Error {
 ///
 /// > Note: The closures of `with`, `tryWith` and `modify` run while the lock is held, as in
 /// > SwiftSignalKit: keep them short, and never call back into the same `Atomic` from them (the
-/// > lock is not recursive: that stops the program, or deadlocks). They may use
-/// > the rest of the library (its own locks are never held while your code runs). What `modify`
-/// > and `swap` replace is released after unlocking, so the `deinit` of a replaced value may use
-/// > the same `Atomic` (in SwiftSignalKit it deadlocks).
+/// > lock is not recursive: that stops the program, or deadlocks). They may use the rest of the
+/// > library (its own locks are never held while your code runs). What `modify` and `swap`
+/// > replace is released after unlocking, so the `deinit` of a replaced value may use the same
+/// > `Atomic` (in SwiftSignalKit it deadlocks).
 public final class Atomic<T> {
     /// Only ever touched under `lock`, which also makes the exclusivity check redundant.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var value: T

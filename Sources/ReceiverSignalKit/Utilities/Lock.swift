@@ -10,8 +10,8 @@
 /// `os_unfair_lock`, allocated with it); `locked` is specialised in your module.
 ///
 /// > Note: Locking it again from inside `locked` stops the program (`os_unfair_lock` on Apple
-/// > platforms and the toolchain's `Mutex` on Linux detect it) or deadlocks. Prefer ``Atomic``, which ties the lock to the
-/// > state it guards. The closure may use the rest of the library.
+/// > platforms and the toolchain's `Mutex` on Linux detect it) or deadlocks. Prefer ``Atomic``,
+/// > which ties the lock to the state it guards. The closure may use the rest of the library.
 public final class Lock: Sendable {
     /// The lock word.
     @usableFromInline let word = LockWord.Own()
