@@ -179,7 +179,7 @@ final class SubscriberCore<T, E>: AnySubscriberCore, Disposable, CustomStringCon
     /// specialised, about 150 instructions per event.)
     @inlinable func put(_ event: Event) {
         var late: [AnyObject] = []  // kept alive since termination: a late terminal call releases it
-        let lock = lock  // found once: each `lock` finds the table (a `swift_once` check) again
+        let lock = lock  // found once: each `lock` hashes the address again
         lock.lock()
         guard admit(event, late: &late) else { return lock.unlock() }
         var event = event
@@ -297,7 +297,7 @@ final class SubscriberCore<T, E>: AnySubscriberCore, Disposable, CustomStringCon
     /// metadata on every call. Setting a field to `nil` under the lock releases nothing: the copy
     /// holds it until after unlocking.)
     @usableFromInline override func subscriberReleased(isHandleGone: Bool) {
-        let lock = lock  // found once: each `lock` finds the table (a `swift_once` check) again
+        let lock = lock  // found once: each `lock` hashes the address again
         lock.lock()
         // While `dispose()` runs (a source may let go of its subscriber as its disposable is
         // disposed), it releases all of this itself when that returns, as SwiftSignalKit's handle
@@ -330,7 +330,7 @@ final class SubscriberCore<T, E>: AnySubscriberCore, Disposable, CustomStringCon
     /// this begins finds none left to dispose, and it is disposed exactly once, never by two
     /// threads at once.
     @usableFromInline func dispose() {
-        let lock = lock  // found once: each `lock` finds the table (a `swift_once` check) again
+        let lock = lock  // found once: each `lock` hashes the address again
         lock.lock()
         guard !isDisposed else { return lock.unlock() }
         isDisposed = true  // nothing is delivered from now on (a delivering thread drops its queue)

@@ -21,21 +21,23 @@ public enum AtomicLockError: Error {
 /// counter.swap(5)                   // 1; the value is now 5
 /// ```
 ///
-/// One object: the value is stored in it, and its lock word is allocated with it (never at a
-/// stored property's address, which may move); `with`, `modify` and `swap` are specialised in your
-/// module, so each costs one lock round trip plus your closure.
+/// One object: the value and its lock are stored in it (on Linux a `Synchronization.Mutex`, inline;
+/// on Apple platforms an `os_unfair_lock`, allocated with it since it must not move); `with`,
+/// `modify` and `swap` are specialised in your module, so each costs one lock round trip plus your
+/// closure.
 ///
 /// > Note: The closures of `with`, `tryWith` and `modify` run while the lock is held, as in
 /// > SwiftSignalKit: keep them short, and never call back into the same `Atomic` from them (the
-/// > lock is not recursive: that deadlocks, or stops the program on Apple platforms). They may use
-/// > the rest of the library (its own locks are never held while your code runs). What `modify`
-/// > and `swap` replace is released after unlocking, so the `deinit` of a replaced value may use
-/// > the same `Atomic` (in SwiftSignalKit it deadlocks).
+/// > lock is not recursive: that stops the program, or deadlocks). They may use the rest of the
+/// > library (its own locks are never held while your code runs). What `modify` and `swap`
+/// > replace is released after unlocking, so the `deinit` of a replaced value may use the same
+/// > `Atomic` (in SwiftSignalKit it deadlocks).
 public final class Atomic<T> {
-    /// Only ever touched under `word`, which also makes the exclusivity check redundant.
+    /// Only ever touched under `lock`, which also makes the exclusivity check redundant.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var value: T
-    /// The lock, on the heap so that it never moves; freed in `deinit`.
-    @usableFromInline nonisolated(unsafe) let word: UnsafeMutablePointer<LockWord.Primitive>
+    /// The lock: taken and released by separate calls, so that what `modify` and `swap` replace
+    /// can be released after unlocking.
+    @usableFromInline let lock = LockWord.Own()
 
     /// Makes an atomic holding `value`.
     ///
@@ -46,10 +48,7 @@ public final class Atomic<T> {
     /// - Parameter value: The initial value.
     @inlinable public init(value: T) {
         self.value = value
-        word = LockWord.make()
     }
-
-    deinit { LockWord.destroy(word) }
 
     /// Reads the value and returns what `f` makes of it.
     ///
@@ -61,8 +60,8 @@ public final class Atomic<T> {
     /// - Returns: What `f` returned.
     @inlinable public func with<R>(_ f: (T) -> R) -> R {
         LockRule.willTake(.user, file: #fileID, line: #line)
-        LockWord.lock(word)
-        defer { LockWord.unlock(word) }
+        lock.lock()
+        defer { lock.unlock() }
         return f(value)
     }
 
@@ -78,8 +77,8 @@ public final class Atomic<T> {
     ///   another thread or by the caller (from inside `with`, say).
     @inlinable public func tryWith<R>(_ f: (T) -> R) throws -> R {
         LockRule.willTake(.user, file: #fileID, line: #line)
-        guard LockWord.tryLock(word) else { throw AtomicLockError.isLocked }
-        defer { LockWord.unlock(word) }
+        guard lock.tryLock() else { throw AtomicLockError.isLocked }
+        defer { lock.unlock() }
         return f(value)
     }
 
@@ -94,11 +93,11 @@ public final class Atomic<T> {
     @inlinable @discardableResult
     public func modify(_ f: (T) -> T) -> T {
         LockRule.willTake(.user, file: #fileID, line: #line)
-        LockWord.lock(word)
+        lock.lock()
         var replaced = f(value)
         Swift.swap(&value, &replaced)
         let new = value
-        LockWord.unlock(word)
+        lock.unlock()
         return new  // `replaced`, the old value, is released here, after unlocking
     }
 
@@ -114,9 +113,9 @@ public final class Atomic<T> {
     public func swap(_ value: T) -> T {
         var replaced = value
         LockRule.willTake(.user, file: #fileID, line: #line)
-        LockWord.lock(word)
+        lock.lock()
         Swift.swap(&self.value, &replaced)
-        LockWord.unlock(word)
+        lock.unlock()
         return replaced
     }
 }

@@ -6,25 +6,22 @@
 /// lock.locked { count += 1 }
 /// ```
 ///
-/// One object, its lock word allocated with it; `locked` is specialised in your module.
+/// One object holding its lock (on Linux a `Synchronization.Mutex`, inline; on Apple platforms an
+/// `os_unfair_lock`, allocated with it); `locked` is specialised in your module.
 ///
-/// > Note: Locking it again from inside `locked` deadlocks (on Apple platforms, where it is an
-/// > `os_unfair_lock`, the program stops instead). Prefer ``Atomic``, which ties the lock to the
-/// > state it guards. The closure may use the rest of the library.
+/// > Note: Locking it again from inside `locked` stops the program (`os_unfair_lock` on Apple
+/// > platforms and the toolchain's `Mutex` on Linux detect it) or deadlocks. Prefer ``Atomic``,
+/// > which ties the lock to the state it guards. The closure may use the rest of the library.
 public final class Lock: Sendable {
-    /// The lock, on the heap so that it never moves; freed in `deinit`.
-    @usableFromInline nonisolated(unsafe) let word: UnsafeMutablePointer<LockWord.Primitive>
+    /// The lock word.
+    @usableFromInline let word = LockWord.Own()
 
     /// Makes an unlocked lock.
     ///
     /// ```swift
     /// let lock = Lock()
     /// ```
-    @inlinable public init() {
-        word = LockWord.make()
-    }
-
-    deinit { LockWord.destroy(word) }
+    @inlinable public init() {}
 
     /// Runs `f` while holding the lock.
     ///
@@ -35,8 +32,8 @@ public final class Lock: Sendable {
     /// - Parameter f: What to run under the lock.
     @inlinable public func locked(_ f: () -> Void) {
         LockRule.willTake(.user, file: #fileID, line: #line)
-        LockWord.lock(word)
-        defer { LockWord.unlock(word) }
+        word.lock()
+        defer { word.unlock() }
         f()
     }
 
@@ -50,8 +47,8 @@ public final class Lock: Sendable {
     /// - Throws: What `f` threw, after the lock was released.
     @inlinable public func throwingLocked(_ f: () throws -> Void) throws {
         LockRule.willTake(.user, file: #fileID, line: #line)
-        LockWord.lock(word)
-        defer { LockWord.unlock(word) }
+        word.lock()
+        defer { word.unlock() }
         try f()
     }
 }

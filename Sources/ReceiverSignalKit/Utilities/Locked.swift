@@ -1,28 +1,60 @@
 #if canImport(Darwin)
 public import Darwin
-#elseif canImport(Glibc)
-public import Glibc
+#else
+public import Synchronization
+#if canImport(Glibc)
+public import Glibc  // `pthread_self()`, for `LockWord.Own`
 #elseif canImport(Musl)
 public import Musl
 #endif
+#endif
 
-/// The platform's lock word and its calls, in one place: `os_unfair_lock` on Apple platforms,
-/// `pthread_mutex_t` elsewhere; not recursive. A lock word must never move while it is used, so it
-/// lives in memory of its own — tail-allocated (`Locked`), in the lock table (`StripedLock`), or
-/// allocated by ``make()`` — never at a stored property's address (`&property` may be a temporary).
+/// The platform's lock word and its calls, in one place: `os_unfair_lock` on Apple platforms, the
+/// toolchain's `Synchronization.Mutex` elsewhere (a futex word whose fast paths are inlined: an
+/// uncontended round trip is a fifth of a `pthread_mutex_t`'s; on Apple platforms it needs macOS 15
+/// or iOS 18, above the deployment targets); not recursive. An unlocked lock word is all zero
+/// bytes on both. A lock word must never move while it is used, so it lives in memory of its own —
+/// tail-allocated (`Locked`), in the lock table (`StripedLock`), allocated by ``make()``, or held
+/// by an object in a ``LockWord/Own`` — never at a copyable stored property's address
+/// (`&property` may be a temporary).
+///
+/// `lock()` and `unlock()` are separate calls (not a closure), for code that must lock and unlock
+/// at different places; on Linux they are `Mutex<Void>`'s `_unsafeLock()` and `_unsafeUnlock()`,
+/// the toolchain's calls for exactly that.
 @usableFromInline enum LockWord {
     #if canImport(Darwin)
     @usableFromInline typealias Primitive = os_unfair_lock
     #else
-    @usableFromInline typealias Primitive = pthread_mutex_t
+    @usableFromInline typealias Primitive = Futex
+
+    /// The Linux lock word: the `Mutex`, and a word that each unlock stores to (releasing) and each
+    /// lock then loads (acquiring). That pair is two plain moves on x86-64 and orders nothing the
+    /// mutex does not; it is there for the thread sanitizer, which cannot see a contended `Mutex`
+    /// hand the lock over (that happens in the kernel, from code built without it), and would
+    /// otherwise report every locked section as racing with the one before.
+    @usableFromInline struct Futex: ~Copyable {
+        @usableFromInline let mutex = Mutex<Void>(())
+        @usableFromInline let handOver = Synchronization.Atomic<UInt32>(0)
+        @inlinable init() {}
+        @inlinable @inline(__always) func lock() {
+            mutex._unsafeLock()
+            _ = handOver.load(ordering: .acquiring)
+        }
+        @inlinable @inline(__always) func tryLock() -> Bool {
+            guard mutex._unsafeTryLock() else { return false }
+            _ = handOver.load(ordering: .acquiring)
+            return true
+        }
+        @inlinable @inline(__always) func unlock() {
+            handOver.store(0, ordering: .releasing)
+            mutex._unsafeUnlock()
+        }
+    }
     #endif
 
     /// Initialises the lock word at `word`, unlocked.
     @inlinable static func initialize(_ word: UnsafeMutablePointer<Primitive>) {
         word.initialize(to: Primitive())
-        #if !canImport(Darwin)
-        pthread_mutex_init(word, nil)
-        #endif
     }
 
     /// A new unlocked lock word on the heap, for an object that keeps its own lock; give it back
@@ -35,9 +67,7 @@ public import Musl
 
     /// Destroys and frees a lock word that ``make()`` returned.
     @inlinable static func destroy(_ word: UnsafeMutablePointer<Primitive>) {
-        #if !canImport(Darwin)
-        pthread_mutex_destroy(word)
-        #endif
+        word.deinitialize(count: 1)
         word.deallocate()
     }
 
@@ -45,7 +75,7 @@ public import Musl
         #if canImport(Darwin)
         os_unfair_lock_lock(word)
         #else
-        pthread_mutex_lock(word)
+        word.pointee.lock()
         #endif
     }
 
@@ -54,7 +84,7 @@ public import Musl
         #if canImport(Darwin)
         os_unfair_lock_trylock(word)
         #else
-        pthread_mutex_trylock(word) == 0
+        word.pointee.tryLock()
         #endif
     }
 
@@ -62,7 +92,51 @@ public import Musl
         #if canImport(Darwin)
         os_unfair_lock_unlock(word)
         #else
-        pthread_mutex_unlock(word)
+        word.pointee.unlock()
+        #endif
+    }
+
+    /// A lock word kept by one object (``Atomic``, ``Lock``) as a stored `let`: on Linux the
+    /// ``Futex`` itself, inline in the object (a `Mutex` is never copied or moved: the compiler only
+    /// lets it be borrowed in place); on Apple platforms an `os_unfair_lock` allocated by
+    /// ``LockWord/make()`` and freed with it, as it must not live at a stored property's address.
+    /// `@unchecked Sendable`: a lock is what makes its owner safe to share.
+    @usableFromInline struct Own: ~Copyable, @unchecked Sendable {
+        #if canImport(Darwin)
+        @usableFromInline let word: UnsafeMutablePointer<Primitive>
+        @inlinable init() { word = LockWord.make() }
+        deinit { LockWord.destroy(word) }
+        @inlinable @inline(__always) func lock() { LockWord.lock(word) }
+        @inlinable @inline(__always) func tryLock() -> Bool { LockWord.tryLock(word) }
+        @inlinable @inline(__always) func unlock() { LockWord.unlock(word) }
+        #else
+        // The toolchain's `Mutex` (before Swift 6.3) stops the program when a thread tries to take
+        // a lock it holds, where `tryLock()` must return `false` (``Atomic/tryWith(_:)`` from
+        // inside `with`), as `os_unfair_lock_trylock` does: so it notes which thread holds it.
+        // Only that thread ever finds its own id in `holder`. (Three instructions a round trip.)
+        @usableFromInline let word = Futex()
+        @usableFromInline let holder = Synchronization.Atomic<UInt>(0)
+        @inlinable init() {}
+        @inlinable static var thisThread: UInt {
+            #if canImport(Glibc)
+            pthread_self()
+            #else
+            UInt(bitPattern: pthread_self())
+            #endif
+        }
+        @inlinable @inline(__always) func lock() {
+            word.lock()
+            holder.store(Self.thisThread, ordering: .relaxed)
+        }
+        @inlinable @inline(__always) func tryLock() -> Bool {
+            guard holder.load(ordering: .relaxed) != Self.thisThread, word.tryLock() else { return false }
+            holder.store(Self.thisThread, ordering: .relaxed)
+            return true
+        }
+        @inlinable @inline(__always) func unlock() {
+            holder.store(0, ordering: .relaxed)
+            word.unlock()
+        }
         #endif
     }
 }
@@ -81,9 +155,7 @@ public import Musl
     @usableFromInline typealias Primitive = LockWord.Primitive
 
     @usableFromInline final class Storage: ManagedBuffer<Value, Primitive> {
-        #if !canImport(Darwin)
-        deinit { _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) } }
-        #endif
+        deinit { _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: 1) } }
     }
 
     @usableFromInline let storage: Storage
@@ -124,14 +196,36 @@ public import Musl
 /// objects may share a stripe (``LockRule`` checks it in debug builds); `Locked` is for the rest,
 /// and ``Atomic`` and ``Lock``, which run user code under their lock, have a lock word each.
 @usableFromInline struct StripedLock: @unchecked Sendable {
-    /// 64 stripes, 64 bytes apart (one cache line each), made once.
-    @usableFromInline nonisolated(unsafe) static let table: UnsafeMutableRawPointer = {
-        let table = UnsafeMutableRawPointer.allocate(byteCount: 64 * 64, alignment: 64)
-        for stripe in 0..<64 {
-            LockWord.initialize((table + stripe * 64).bindMemory(to: LockWord.Primitive.self, capacity: 1))
-        }
-        return table
-    }()
+    /// One stripe: a lock word, alone in its 64 bytes (a cache line) so that threads locking
+    /// different stripes do not contend for a line.
+    @usableFromInline struct Stripe {
+        var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    }
+    @usableFromInline struct EightStripes {
+        var stripes = (Stripe(), Stripe(), Stripe(), Stripe(), Stripe(), Stripe(), Stripe(), Stripe())
+    }
+    @usableFromInline struct Table {
+        var stripes = (
+            EightStripes(), EightStripes(), EightStripes(), EightStripes(), EightStripes(), EightStripes(),
+            EightStripes(), EightStripes()
+        )
+    }
+
+    /// The table: 64 stripes, all zero — which is an unlocked lock word (`os_unfair_lock`'s
+    /// initial value, and the futex word of an unlocked `Mutex`), so it needs no initialisation;
+    /// and a global made of constants is laid out by the compiler, so finding it is an address,
+    /// not the `swift_once` check of a lazily made global (about 15 instructions a lock). Only
+    /// ever reached through lock words at fixed addresses inside it (a stored global never moves),
+    /// so the exclusivity check, which would see every lock as a write of the whole table, is off.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) static var table = Table()
+
+    /// The address of `&table`, taken by a pointer conversion rather than an `inout` access (such
+    /// as `withUnsafeMutablePointer(to:)`), which the thread sanitizer counts as a write of the
+    /// whole table by every thread that locks. A stored global never moves: the address outlives
+    /// the call.
+    @inlinable @inline(__always) static func address(_ table: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        table
+    }
 
     @usableFromInline let word: UnsafeMutablePointer<LockWord.Primitive>
 
@@ -139,7 +233,8 @@ public import Musl
     @inlinable init(for object: AnyObject) {
         let address = UInt(bitPattern: ObjectIdentifier(object))
         let stripe = Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - 6))
-        word = (Self.table + stripe * 64).assumingMemoryBound(to: LockWord.Primitive.self)
+        let table = Self.address(&Self.table)
+        word = (table + stripe * MemoryLayout<Stripe>.stride).assumingMemoryBound(to: LockWord.Primitive.self)
     }
 
     /// Takes the lock, for code that cannot use a closure (unspecialised generic code, where one
