@@ -179,12 +179,12 @@
 @inlinable public func `catch`<T, E, R>(_ f: @escaping (E) -> Signal<T, R>) -> (Signal<T, E>) -> Signal<T, R> {
     { signal in
         Signal { subscriber in
-            let starts = DisposableSet()
-            starts.add(
+            let starts = StartPair()
+            starts.setFirst(
                 signal.start(
                     next: { subscriber.putNext($0) },
                     error: { error in
-                        starts.add(
+                        starts.setSecond(
                             f(error).start(
                                 next: { subscriber.putNext($0) },
                                 error: { subscriber.putError($0) },

@@ -194,13 +194,13 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
 @inlinable public func then<T, E>(_ nextSignal: Signal<T, E>) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal { subscriber in
-            let starts = DisposableSet()
-            starts.add(
+            let starts = StartPair()
+            starts.setFirst(
                 signal.start(
                     next: { subscriber.putNext($0) },
                     error: { subscriber.putError($0) },
                     completed: {
-                        starts.add(
+                        starts.setSecond(
                             nextSignal.start(
                                 next: { subscriber.putNext($0) },
                                 error: { subscriber.putError($0) },
