@@ -69,6 +69,22 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
         #expect(alternative.starts == 0)
     }
 
+    @Test func catchDisposesTheAlternativeStartWhenDisposedWhileItStarts() {
+        // The start is disposed from inside the alternative's generator: the start that generator
+        // then returns arrives after the dispose, and must be disposed at once.
+        let log = History<String>()
+        let source = Source<Int>("s", log)
+        let disposable = Atomic<(any Disposable)?>(value: nil)
+        let alternative = Signal<Int, TestError> { _ in
+            log.record("alt.subscribe")
+            disposable.with { $0 }?.dispose()
+            return ActionDisposable { log.record("alt.dispose") }
+        }
+        _ = disposable.swap(record(source.signal |> `catch` { _ in alternative }, log))
+        source.fail(1)
+        #expect(log.recorded == ["s.subscribe#1", "alt.subscribe", "s.dispose#1", "alt.dispose"])
+    }
+
     // MARK: restart, recurse
 
     @Test func restartStartsAgainAfterEachCompletionAndNeverCompletes() {

@@ -376,6 +376,22 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         #expect(log.recorded == ["s.subscribe#1", "n.subscribe#1", "s.dispose#1", "n.dispose#1"])
     }
 
+    @Test func thenDisposesTheNextStartWhenDisposedWhileItStarts() {
+        // The start is disposed from inside the next signal's generator: the start that generator
+        // then returns arrives after the dispose, and must be disposed at once.
+        let log = History<String>()
+        let first = Source<Int>("s", log)
+        let disposable = Atomic<(any Disposable)?>(value: nil)
+        let next = Signal<Int, TestError> { _ in
+            log.record("n.subscribe")
+            disposable.with { $0 }?.dispose()
+            return ActionDisposable { log.record("n.dispose") }
+        }
+        _ = disposable.swap(record(first.signal |> then(next), log))
+        first.complete()
+        #expect(log.recorded == ["s.subscribe#1", "n.subscribe", "s.dispose#1", "n.dispose"])
+    }
+
     @Test func deferredCallsTheGeneratorAtEachStartOnTheStartingThread() {
         let log = History<String>()
         let queue = Queue(name: "deferred")
