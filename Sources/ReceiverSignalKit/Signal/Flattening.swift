@@ -31,7 +31,7 @@ internal import Musl
 //     FlatteningStart ──▶ listener of the pair ──▶ Flattening ──▶ downstream handlers
 //       │  (returned)                                  └──unowned──▶ Transmitter
 //       ├──▶ outer start ──▶ its handlers ──▶ Transmitter ──▶ Receiver (pair state) ──▶ listener
-//       └──▶ current inner start ──▶ its handlers ──▶ Transmitter, FlatteningStart
+//       └──▶ current inner start ──▶ its handlers ──▶ Inner ──▶ Transmitter, FlatteningStart
 //
 // The cycles through the starts' handlers are broken when the start ends: a terminal event or
 // `dispose()` disposes the listener, the current inner and the outer (in that order).
