@@ -69,6 +69,24 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
         #expect(alternative.starts == 0)
     }
 
+    @Test func catchDropsAndDisposesTheAlternativeStartWhenDisposedWhileItStarts() {
+        // The start is disposed from inside the alternative's generator: what that generator sends
+        // then is dropped, and the start it returns arrives after the dispose and must be disposed
+        // at once.
+        let log = History<String>()
+        let source = Source<Int>("s", log)
+        let disposable = Atomic<(any Disposable)?>(value: nil)
+        let alternative = Signal<Int, TestError> { subscriber in
+            log.record("alt.subscribe")
+            disposable.with { $0 }?.dispose()
+            subscriber.putNext(9)  // after the dispose: not passed on
+            return ActionDisposable { log.record("alt.dispose") }
+        }
+        _ = disposable.swap(record(source.signal |> `catch` { _ in alternative }, log))
+        source.fail(1)
+        #expect(log.recorded == ["s.subscribe#1", "alt.subscribe", "s.dispose#1", "alt.dispose"])
+    }
+
     // MARK: restart, recurse
 
     @Test func restartStartsAgainAfterEachCompletionAndNeverCompletes() {

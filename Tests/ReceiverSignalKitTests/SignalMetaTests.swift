@@ -376,6 +376,48 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         #expect(log.recorded == ["s.subscribe#1", "n.subscribe#1", "s.dispose#1", "n.dispose#1"])
     }
 
+    @Test func thenDropsAndDisposesTheNextStartWhenDisposedWhileItStarts() {
+        // The start is disposed from inside the next signal's generator: what that generator sends
+        // then is dropped, and the start it returns arrives after the dispose and must be disposed
+        // at once.
+        let log = History<String>()
+        let first = Source<Int>("s", log)
+        let disposable = Atomic<(any Disposable)?>(value: nil)
+        let next = Signal<Int, TestError> { subscriber in
+            log.record("n.subscribe")
+            disposable.with { $0 }?.dispose()
+            subscriber.putNext(9)  // after the dispose: not passed on
+            return ActionDisposable { log.record("n.dispose") }
+        }
+        _ = disposable.swap(record(first.signal |> then(next), log))
+        first.complete()
+        #expect(log.recorded == ["s.subscribe#1", "n.subscribe", "s.dispose#1", "n.dispose"])
+    }
+
+    @Test func thenDisposedWhileTheNextSignalSendsFromAnotherThreadDisposesItOnce() {
+        // Exercises the StartPair's lock under TSan: the next signal's events and the start's
+        // dispose race; the next start is disposed exactly once, and the start ends once at most.
+        for _ in 0..<200 {
+            let (disposes, ends) = (Atomic(value: 0), Atomic(value: 0))
+            let sending = Atomic<Subscriber<Int, TestError>?>(value: nil)
+            let next = Signal<Int, TestError> { subscriber in
+                _ = sending.swap(subscriber)
+                return ActionDisposable { _ = disposes.modify { $0 + 1 } }
+            }
+            let start = (Signal<Int, TestError>.complete() |> then(next)).start(
+                next: { _ in }, error: { _ in _ = ends.modify { $0 + 1 } }, completed: { _ = ends.modify { $0 + 1 } })
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                guard index == 0 else { return start.dispose() }
+                let subscriber = sending.with { $0 }
+                for value in 0..<20 { subscriber?.putNext(value) }
+                subscriber?.putCompletion()
+            }
+            start.dispose()
+            #expect(disposes.with { $0 } == 1)
+            #expect(ends.with { $0 } <= 1)
+        }
+    }
+
     @Test func deferredCallsTheGeneratorAtEachStartOnTheStartingThread() {
         let log = History<String>()
         let queue = Queue(name: "deferred")

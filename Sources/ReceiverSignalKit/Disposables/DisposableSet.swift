@@ -17,7 +17,7 @@
 public final class DisposableSet: Disposable {
     /// `nil` once disposed. Only ever touched under the object's stripe of the lock table
     /// (`StripedLock`), which also makes the exclusivity check redundant.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var members: [any Disposable]? = []
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var members: ContiguousArray<any Disposable>? = []
 
     /// Makes an empty set.
     ///
@@ -85,6 +85,8 @@ public final class DisposableSet: Disposable {
     /// ```
     @inlinable public func dispose() {
         let finished = StripedLock(for: self).withLock { members.take() } ?? []
-        for disposable in finished { disposable.dispose() }
+        // By index: each member is borrowed for its call, not copied out (a retain and a release
+        // each, as a `for … in` does).
+        for index in finished.indices { finished[index].dispose() }
     }
 }

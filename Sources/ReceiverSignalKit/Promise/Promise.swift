@@ -39,6 +39,9 @@ public final class Promise<T> {
     @usableFromInline let receiver: Receiver<T?>
     @usableFromInline let source = MetaDisposable()
     @usableFromInline let state: Locked<State>
+    /// Whether it was made with a signal to set at the first start: only then does a start look
+    /// for it (under the lock).
+    @usableFromInline let isInitializedOnFirstAccess: Bool
 
     @usableFromInline struct State {
         @usableFromInline var onDeinit: (() -> Void)?
@@ -76,6 +79,7 @@ public final class Promise<T> {
     @inlinable public init(initializeOnFirstAccess: Signal<T, NoError>?) {
         (transmitter, receiver) = Receiver<T?>.make(with: .warm(upTo: 1))
         state = Locked(State(initializeOnFirstAccess: initializeOnFirstAccess))
+        isInitializedOnFirstAccess = initializeOnFirstAccess != nil
     }
 
     /// Makes a promise whose current value is `value`.
@@ -137,7 +141,8 @@ public final class Promise<T> {
             let listening = self.receiver.listen { value in
                 withExtendedLifetime(self) { if let value { next?(value) } }
             }
-            if let initial = self.state.withLock({ $0.initializeOnFirstAccess.take() }) {
+            if self.isInitializedOnFirstAccess, let initial = self.state.withLock({ $0.initializeOnFirstAccess.take() })
+            {
                 self.set(initial)
             }
             return listening

@@ -31,7 +31,7 @@ internal import Musl
 //     FlatteningStart ──▶ listener of the pair ──▶ Flattening ──▶ downstream handlers
 //       │  (returned)                                  └──unowned──▶ Transmitter
 //       ├──▶ outer start ──▶ its handlers ──▶ Transmitter ──▶ Receiver (pair state) ──▶ listener
-//       └──▶ current inner start ──▶ its handlers ──▶ Transmitter, FlatteningStart
+//       └──▶ current inner start ──▶ its handlers ──▶ Inner ──▶ Transmitter, FlatteningStart
 //
 // The cycles through the starts' handlers are broken when the start ends: a terminal event or
 // `dispose()` disposes the listener, the current inner and the outer (in that order).
@@ -129,26 +129,45 @@ internal import Musl
         while let signal = following.take(), !isEnded {
             generation &+= 1
             isInnerRunning = true
-            let (transmitter, generation, start) = (self.transmitter, self.generation, self.start)
             start.openWindow(for: generation)
+            // One object for the three handlers: each closure captures only it, so none needs a
+            // context of its own.
+            let handlers = Inner(of: self)
             let inner = signal.start(
-                next: { [unowned self] value in
-                    guard start.isDirect(generation) else { return transmitter.broadcast(.next(generation, value)) }
-                    if !isEnded { next?(value) }
-                },
-                error: { [unowned self] failure in
-                    guard start.isDirect(generation) else {
-                        return transmitter.broadcast(.innerFailed(generation, failure))
-                    }
-                    fail(failure)
-                },
-                completed: {
-                    guard start.isDirect(generation, completing: true) else {
-                        return transmitter.broadcast(.innerCompleted(generation))
-                    }
-                }
-            )
+                next: { handlers.next($0) }, error: { handlers.failed($0) }, completed: { handlers.completed() })
             if start.closeWindow(replacingInnerWith: inner) { following = innerCompleted() }
+        }
+    }
+
+    /// What the handlers of one inner start need: its generation, the start's window and the pair.
+    /// An inner's event is handled at once in its window (see the top of Flattening.swift), and
+    /// otherwise broadcast into the pair.
+    @usableFromInline final class Inner {
+        /// Unowned, as the inner's handlers were: the listener owns the state, and these handlers
+        /// only reach it within the window, while the listener runs.
+        @usableFromInline unowned let state: Flattening
+        @usableFromInline let generation: UInt
+        @usableFromInline let start: FlatteningStart
+        @usableFromInline let transmitter: Receiver<Event>.Transmitter
+
+        @inlinable init(of state: Flattening) {
+            (self.state, generation, start, transmitter) = (state, state.generation, state.start, state.transmitter)
+        }
+
+        @inlinable func next(_ value: R) {
+            guard start.isDirect(generation) else { return transmitter.broadcast(.next(generation, value)) }
+            if !state.isEnded { state.next?(value) }
+        }
+
+        @inlinable func failed(_ failure: E) {
+            guard start.isDirect(generation) else { return transmitter.broadcast(.innerFailed(generation, failure)) }
+            state.fail(failure)
+        }
+
+        @inlinable func completed() {
+            guard start.isDirect(generation, completing: true) else {
+                return transmitter.broadcast(.innerCompleted(generation))
+            }
         }
     }
 

@@ -178,23 +178,23 @@
 /// - Returns: A function from a signal to the same signal, recovering from its error.
 @inlinable public func `catch`<T, E, R>(_ f: @escaping (E) -> Signal<T, R>) -> (Signal<T, E>) -> Signal<T, R> {
     { signal in
-        Signal { subscriber in
-            let starts = DisposableSet()
-            starts.add(
+        // No `Subscriber` of its own: the first signal's values go straight on, and the rest
+        // through the StartPair (see StartPair.swift).
+        Signal(start: { next, error, completed in
+            let starts = StartPair<T, R>(next: next, error: error, completed: completed)
+            starts.setFirst(
                 signal.start(
-                    next: { subscriber.putNext($0) },
+                    next: next,
                     error: { error in
-                        starts.add(
+                        starts.setSecond(
                             f(error).start(
-                                next: { subscriber.putNext($0) },
-                                error: { subscriber.putError($0) },
-                                completed: { subscriber.putCompletion() }
-                            ))
+                                next: { starts.putNext($0) }, error: { starts.putError($0) },
+                                completed: { starts.putCompletion() }))
                     },
-                    completed: { subscriber.putCompletion() }
+                    completed: { starts.putCompletion() }
                 ))
             return starts
-        }
+        })
     }
 }
 

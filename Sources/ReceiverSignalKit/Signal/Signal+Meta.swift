@@ -193,23 +193,23 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
 /// - Returns: A function from a signal to that signal followed by `nextSignal`.
 @inlinable public func then<T, E>(_ nextSignal: Signal<T, E>) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
-        Signal { subscriber in
-            let starts = DisposableSet()
-            starts.add(
+        // No `Subscriber` of its own: the first signal's values go straight on, and the rest
+        // through the StartPair (see StartPair.swift).
+        Signal(start: { next, error, completed in
+            let starts = StartPair<T, E>(next: next, error: error, completed: completed)
+            starts.setFirst(
                 signal.start(
-                    next: { subscriber.putNext($0) },
-                    error: { subscriber.putError($0) },
+                    next: next,
+                    error: { starts.putError($0) },
                     completed: {
-                        starts.add(
+                        starts.setSecond(
                             nextSignal.start(
-                                next: { subscriber.putNext($0) },
-                                error: { subscriber.putError($0) },
-                                completed: { subscriber.putCompletion() }
-                            ))
+                                next: { starts.putNext($0) }, error: { starts.putError($0) },
+                                completed: { starts.putCompletion() }))
                     }
                 ))
             return starts
-        }
+        })
     }
 }
 
