@@ -186,9 +186,8 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
 /// no lock; only `incoming`, where the other threads put their events, is shared.
 ///
 /// An event that happens off the queue is appended to `incoming` and gets a block on the queue.
-/// The blocks are all alike (each holds only this lane: its closure needs no context of its own,
-/// and dispatching it allocates only what Dispatch does): a block claims the oldest event no
-/// other block has claimed, and delivers it — its own event, as the blocks run in the order they
+/// The blocks are all one, `block`, made with the lane (so dispatching it allocates only what
+/// Dispatch does): a block claims the oldest event no other block has claimed, and delivers it — its own event, as the blocks run in the order they
 /// were dispatched. To find it, the queue takes every event waiting in `incoming` at once, with
 /// one lock round trip, into `taken`; the blocks of those events find them there without
 /// locking. Each block still delivers one event, its own, so other work dispatched to the queue
@@ -224,9 +223,19 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     /// How many blocks on their way will find their event delivered already.
     @exclusivity(unchecked) @usableFromInline var stale = 0
     @exclusivity(unchecked) @usableFromInline var isDelivering = false
+    /// What each event that happens off the queue dispatches: one block for the life of the lane,
+    /// which holds the lane unowned. Dispatch copies a block it is given, which for this one, on
+    /// the heap already, only counts a reference, where a closure written at the call would be
+    /// copied into a new block (a `malloc`, and a `free` on the queue's thread) each time. So each
+    /// dispatch holds the lane itself: `send` retains it, the block releases it once it ran.
+    @exclusivity(unchecked) @usableFromInline var block: @Sendable @convention(block) () -> Void = {}
 
     @inlinable init(_ queue: Queue, _ subscriber: Subscriber<T, E>) {
         (self.queue, self.subscriber) = (queue, subscriber)
+        block = { [unowned(unsafe) self] in
+            self.arrive()
+            Unmanaged.passUnretained(self).release()  // the one `send` took: maybe the last
+        }
     }
 
     /// Sends `event` on its way: delivered at once, after the events still waiting, if this code
@@ -234,8 +243,8 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     @inlinable func send(_ event: Event) {
         guard queue.isCurrent() else {
             StripedLock(for: self).withLock { incoming.append(event) }
-            // The closure goes to Dispatch as written, so that it becomes the block itself.
-            queue.queue.async { self.arrive() }
+            _ = Unmanaged.passRetained(self)  // for the block: released there
+            queue.queue.async(execute: block)
             return
         }
         takeIncoming()
