@@ -280,6 +280,32 @@ import Testing
         #expect(!overlapped.with { $0 })
     }
 
+    /// On a concurrent queue the blocks of the events that wait while a handler runs run at once,
+    /// on other threads (here the first value's handler waits for work dispatched after every
+    /// event): each leaves its event to the thread delivering, which delivers them in order when
+    /// the handler returns, never two at a time.
+    @Test func onAConcurrentQueueBlocksThatRunDuringAHandlerLeaveTheirEventsToItsThread() {
+        let queue = Queue.concurrentDefaultQueue()
+        let (input, output) = Signal<Int, NoError>.pipe()
+        let (seen, released, done) = (History<Int>(), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let running = Atomic(value: 0)
+        let overlapped = Atomic(value: false)
+        (output |> deliverOn(queue)).start(
+            next: { value in
+                if running.modify({ $0 + 1 }) > 1 { overlapped.swap(true) }
+                if value == 0 { expectSignal(released) }
+                seen.record(value)
+                running.modify { $0 - 1 }
+            },
+            completed: { done.signal() })
+        for value in 0..<100 { input.putNext(value) }
+        input.putCompletion()
+        queue.justDispatch { released.signal() }  // after the events' blocks, on another thread
+        expectSignal(done)
+        #expect(seen.recorded == Array(0..<100))
+        #expect(!overlapped.with { $0 })
+    }
+
     /// `combineLatest(queue:)` delivers each input with `deliverOn(queue)`, so it keeps each
     /// input's order: the value set on the queue is delivered at once after the two still waiting
     /// (before the other input's first value arrives, so only the last makes a tuple). Before, it
