@@ -213,13 +213,13 @@ import Testing
     /// Each event on its way holds the start until its block has run — also once the start is
     /// disposed, or the upstream has completed and let go of it — and no longer: then nothing holds
     /// the queue (the start's lane did). The events still waiting at disposal are dropped.
-    @Test(arguments: [true, false])
-    func aStartHoldsItsQueueUntilItsBlocksHaveRun(disposing: Bool) {
+    @Test(arguments: SerialKind.allCases, [true, false])
+    func aStartHoldsItsQueueUntilItsBlocksHaveRun(_ kind: SerialKind, disposing: Bool) {
         weak var weakQueue: Queue?
         let (seen, gate) = (History<String>(), DispatchSemaphore(value: 0))
         let dispatchQueue: DispatchQueue
         do {
-            let queue = Queue(name: "q")
+            let queue = kind.make()
             (weakQueue, dispatchQueue) = (queue, queue.queue)
             let (input, output) = Signal<Int, NoError>.pipe()
             let disposable = (output |> deliverOn(queue)).start(

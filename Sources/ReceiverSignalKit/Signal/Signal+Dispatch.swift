@@ -42,8 +42,8 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
 /// queue, in the order they happened. (A serial queue has the cheaper ``SerialDeliveryLane``.)
 ///
 /// An event that happens off the queue waits in `waiting` and gets a block on the queue. The
-/// blocks are all alike (each holds only this lane, so its closure needs no context of its own,
-/// and dispatching it allocates only what Dispatch does): a block claims the oldest waiting event
+/// blocks are all one, `block`, made with the lane as ``SerialDeliveryLane`` makes its own (so
+/// dispatching it allocates only what Dispatch does): a block claims the oldest waiting event
 /// no other block has claimed, and delivers the events up to it — on a serial queue that is the
 /// block's own event, as the blocks run in the order they were dispatched. An event that happens
 /// on the queue is delivered at once, with every event still waiting before it; the blocks of
@@ -77,9 +77,16 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     /// How many blocks on their way will find their event delivered already.
     @exclusivity(unchecked) @usableFromInline var stale = 0
     @exclusivity(unchecked) @usableFromInline var isDelivering = false
+    /// What each event that happens off the queue dispatches (see ``SerialDeliveryLane``'s): it
+    /// holds the lane unowned; `send` retains the lane for it, and it releases the lane once it ran.
+    @exclusivity(unchecked) @usableFromInline var block: @Sendable @convention(block) () -> Void = {}
 
     @inlinable init(_ queue: Queue, _ subscriber: Subscriber<T, E>) {
         (self.queue, self.subscriber) = (queue, subscriber)
+        block = { [unowned(unsafe) self] in
+            self.arrive()
+            Unmanaged.passUnretained(self).release()  // the one `send` took: maybe the last
+        }
     }
 
     /// Sends `event` on its way: delivered at once, after the events still waiting, if this thread
@@ -91,7 +98,8 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
             if let virtual = queue.virtual {
                 virtual.schedule(after: 0) { self.arrive() }
             } else {
-                queue.queue.async { self.arrive() }
+                _ = Unmanaged.passRetained(self)  // for the block: released there
+                queue.queue.async(execute: block)
             }
             return
         }
