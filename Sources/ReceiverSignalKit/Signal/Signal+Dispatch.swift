@@ -77,29 +77,30 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     /// How many blocks on their way will find their event delivered already.
     @exclusivity(unchecked) @usableFromInline var stale = 0
     @exclusivity(unchecked) @usableFromInline var isDelivering = false
-    /// What each event that happens off the queue dispatches (see ``SerialDeliveryLane``'s): it
-    /// holds the lane unowned; `send` retains the lane for it, and it releases the lane once it ran.
-    @exclusivity(unchecked) @usableFromInline var block: @Sendable @convention(block) () -> Void = {}
+    /// What each event that happens off the queue dispatches, as ``SerialDeliveryLane/block``.
+    @exclusivity(unchecked) @usableFromInline var block: LaneBlock?
 
     @inlinable init(_ queue: Queue, _ subscriber: Subscriber<T, E>) {
         (self.queue, self.subscriber) = (queue, subscriber)
-        block = { [unowned(unsafe) self] in
-            self.arrive()
-            Unmanaged.passUnretained(self).release()  // the one `send` took: maybe the last
-        }
     }
 
     /// Sends `event` on its way: delivered at once, after the events still waiting, if this thread
     /// is on the queue (or by the thread delivering there now); otherwise dispatched.
     @inlinable func send(_ event: Event) {
         guard queue.isCurrent() else {
-            StripedLock(for: self).withLock { waiting.append(event) }
-            // The closure goes to Dispatch as written, so that it becomes the block itself.
             if let virtual = queue.virtual {
+                StripedLock(for: self).withLock { waiting.append(event) }
                 virtual.schedule(after: 0) { self.arrive() }
-            } else {
-                _ = Unmanaged.passRetained(self)  // for the block: released there
-                queue.queue.async(execute: block)
+                return
+            }
+            let lock = StripedLock(for: self)
+            lock.lock()
+            waiting.append(event)
+            if block == nil { makeBlock() }
+            lock.unlock()
+            _ = Unmanaged.passRetained(self)  // for the block: released there
+            Unmanaged.passUnretained(queue.queue)._withUnsafeGuaranteedRef {
+                $0.async(execute: block!)
             }
             return
         }
@@ -120,6 +121,16 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
             return waiting[next - first].take()
         }
         if let now { deliver(now) }
+    }
+
+    /// Makes ``block``, under the lock.
+    @inlinable func makeBlock() {
+        let lane = Unmanaged.passUnretained(self)
+        let block: LaneBlock = {
+            lane._withUnsafeGuaranteedRef { $0.arrive() }
+            lane.release()  // the reference `send` took: maybe the last
+        }
+        self.block = block
     }
 
     /// What each block does on the queue: claims the oldest unclaimed event and delivers up to
@@ -232,27 +243,34 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     @exclusivity(unchecked) @usableFromInline var stale = 0
     @exclusivity(unchecked) @usableFromInline var isDelivering = false
     /// What each event that happens off the queue dispatches: one block for the life of the lane,
-    /// which holds the lane unowned. Dispatch copies a block it is given, which for this one, on
-    /// the heap already, only counts a reference, where a closure written at the call would be
-    /// copied into a new block (a `malloc`, and a `free` on the queue's thread) each time. So each
-    /// dispatch holds the lane itself: `send` retains it, the block releases it once it ran.
-    @exclusivity(unchecked) @usableFromInline var block: @Sendable @convention(block) () -> Void = {}
+    /// made (under the lock) by the first such event, so a start whose events all happen on the
+    /// queue makes none. Dispatch copies a block it is given, which for this one, on the heap
+    /// already, only counts a reference, where a closure written at the call would be copied into
+    /// a new block each time (a `malloc`, and a `free` on the queue's thread). It holds the lane
+    /// unowned (the lane holds it), so each dispatch holds the lane instead: `send` retains it, and
+    /// the block releases it once it ran. (Nothing generic touches it: unspecialised, as in a debug
+    /// build, `unsafelyUnwrapped` asks the runtime for an optional block's type metadata, and on
+    /// Linux that crashes. `!` and `== nil` need none.)
+    @exclusivity(unchecked) @usableFromInline var block: LaneBlock?
 
     @inlinable init(_ queue: Queue, _ subscriber: Subscriber<T, E>) {
         (self.queue, self.subscriber) = (queue, subscriber)
-        block = { [unowned(unsafe) self] in
-            self.arrive()
-            Unmanaged.passUnretained(self).release()  // the one `send` took: maybe the last
-        }
     }
 
     /// Sends `event` on its way: delivered at once, after the events still waiting, if this code
     /// runs on the queue (or by the delivering code, when a handler sent it); otherwise dispatched.
     @inlinable func send(_ event: Event) {
         guard queue.isCurrent() else {
-            StripedLock(for: self).withLock { incoming.append(event) }
+            let lock = StripedLock(for: self)
+            lock.lock()
+            incoming.append(event)
+            if block == nil { makeBlock() }
+            lock.unlock()
             _ = Unmanaged.passRetained(self)  // for the block: released there
-            queue.queue.async(execute: block)
+            // The queue lives as long as the lane: no need to hold it for the call.
+            Unmanaged.passUnretained(queue.queue)._withUnsafeGuaranteedRef {
+                $0.async(execute: block!)
+            }
             return
         }
         takeIncoming()
@@ -267,6 +285,16 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
         taken.append(event)
         claimed = waiting + 1
         if !isDelivering { deliverClaimed() }
+    }
+
+    /// Makes ``block``, under the lock.
+    @inlinable func makeBlock() {
+        let lane = Unmanaged.passUnretained(self)
+        let block: LaneBlock = {
+            lane._withUnsafeGuaranteedRef { $0.arrive() }  // held for the block: see `block`
+            lane.release()  // the reference `send` took: maybe the last
+        }
+        self.block = block
     }
 
     /// What each block does on the queue: claims the oldest unclaimed event and delivers it —
@@ -311,6 +339,9 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
         lock.withLock { swap(&taken, &incoming) }
     }
 }
+
+/// What a lane of ``deliverOn(_:)-(Queue)`` dispatches to its queue (see ``SerialDeliveryLane/block``).
+@usableFromInline typealias LaneBlock = @Sendable @convention(block) () -> Void
 
 /// Delivers every event on the main queue: `signal |> deliverOn(Queue.mainQueue())`. An event
 /// produced on the main thread is delivered at once (after the start's earlier events still
