@@ -100,7 +100,7 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
             lock.unlock()
             _ = Unmanaged.passRetained(self)  // for the block: released there
             Unmanaged.passUnretained(queue.queue)._withUnsafeGuaranteedRef {
-                $0.async(execute: block!)
+                $0.async(execute: block!)  // made under the lock (by this thread or before), then kept
             }
             return
         }
@@ -197,7 +197,9 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
 
 /// One start of ``deliverOn(_:)-(Queue)`` on a serial queue (``Queue/isSerial``: a named queue or
 /// the main queue): its events on their way to the queue, in the order they happened. The same
-/// protocol as ``DeliveryLane``, with one lock round trip per event where that one takes three.
+/// protocol as ``DeliveryLane``, with one lock round trip per event sent off the queue (and one
+/// on the queue for all the events it finds waiting at once) where that one takes three, and one
+/// per event that happens on the queue where that one takes two.
 ///
 /// Everything that runs where `queue.isCurrent()` is true runs in turn with the queue's blocks, one
 /// after another, and sees what the one before it wrote (Dispatch orders them). So what only the
@@ -205,17 +207,17 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
 /// no lock; only `incoming`, where the other threads put their events, is shared.
 ///
 /// An event that happens off the queue is appended to `incoming` and gets a block on the queue.
-/// The blocks are all one, `block`, made with the lane (so dispatching it allocates only what
-/// Dispatch does): a block claims the oldest event no other block has claimed, and delivers it — its own event, as the blocks run in the order they
-/// were dispatched. To find it, the queue takes every event waiting in `incoming` at once, with
-/// one lock round trip, into `taken`; the blocks of those events find them there without
-/// locking. Each block still delivers one event, its own, so other work dispatched to the queue
-/// between two events runs between them. An event that happens on the queue is delivered at
-/// once, after every event still waiting (those in `taken` and `incoming`); the blocks of those
-/// events are then `stale`, and each finds a stale count to take instead and does nothing. An
-/// event that happens on the queue while a handler runs (and a block that runs nested in a
-/// handler, when the handler runs the main run loop) only moves `claimed` forward: the delivering
-/// code delivers it when the handler returns.
+/// The blocks are all one, `block` (so dispatching it allocates only what Dispatch does): a block
+/// claims the oldest event no other block has claimed, and delivers it — its own event, as the
+/// blocks run in the order they were dispatched. To find it, the queue takes every event waiting
+/// in `incoming` at once, with one lock round trip, into `taken`; the blocks of those events find
+/// them there without locking. Each block still delivers one event, its own, so other work
+/// dispatched to the queue between two events runs between them. An event that happens on the
+/// queue is delivered at once, after every event still waiting (those in `taken` and
+/// `incoming`); the blocks of those events are then `stale`, and each finds a stale count to take
+/// instead and does nothing. An event that happens on the queue while a handler runs (and a block
+/// that runs nested in a handler, when the handler runs the main run loop) only moves `claimed`
+/// forward: the delivering code delivers it when the handler returns.
 ///
 /// So every event in `taken` past the `claimed` ones after `head`, and every event in
 /// `incoming`, happened off the queue and has a block on its way; the blocks on their way number
@@ -269,7 +271,7 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
             _ = Unmanaged.passRetained(self)  // for the block: released there
             // The queue lives as long as the lane: no need to hold it for the call.
             Unmanaged.passUnretained(queue.queue)._withUnsafeGuaranteedRef {
-                $0.async(execute: block!)
+                $0.async(execute: block!)  // made under the lock (by this thread or before), then kept
             }
             return
         }
