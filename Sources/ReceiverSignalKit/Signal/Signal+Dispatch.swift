@@ -42,8 +42,8 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
 /// queue, in the order they happened. (A serial queue has the cheaper ``SerialDeliveryLane``.)
 ///
 /// An event that happens off the queue waits in `waiting` and gets a block on the queue. The
-/// blocks are all one, `block`, made with the lane as ``SerialDeliveryLane`` makes its own (so
-/// dispatching it allocates only what Dispatch does): a block claims the oldest waiting event
+/// blocks are all alike (each holds only this lane, so its closure needs no context of its own,
+/// and dispatching it allocates only what Dispatch does): a block claims the oldest waiting event
 /// no other block has claimed, and delivers the events up to it — on a serial queue that is the
 /// block's own event, as the blocks run in the order they were dispatched. An event that happens
 /// on the queue is delivered at once, with every event still waiting before it; the blocks of
@@ -77,8 +77,6 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     /// How many blocks on their way will find their event delivered already.
     @exclusivity(unchecked) @usableFromInline var stale = 0
     @exclusivity(unchecked) @usableFromInline var isDelivering = false
-    /// What each event that happens off the queue dispatches, as ``SerialDeliveryLane/block``.
-    @exclusivity(unchecked) @usableFromInline var block: LaneBlock?
 
     @inlinable init(_ queue: Queue, _ subscriber: Subscriber<T, E>) {
         (self.queue, self.subscriber) = (queue, subscriber)
@@ -88,19 +86,12 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     /// is on the queue (or by the thread delivering there now); otherwise dispatched.
     @inlinable func send(_ event: Event) {
         guard queue.isCurrent() else {
+            StripedLock(for: self).withLock { waiting.append(event) }
+            // The closure goes to Dispatch as written, so that it becomes the block itself.
             if let virtual = queue.virtual {
-                StripedLock(for: self).withLock { waiting.append(event) }
                 virtual.schedule(after: 0) { self.arrive() }
-                return
-            }
-            let lock = StripedLock(for: self)
-            lock.lock()
-            waiting.append(event)
-            if block == nil { makeBlock() }
-            lock.unlock()
-            _ = Unmanaged.passRetained(self)  // for the block: released there
-            Unmanaged.passUnretained(queue.queue)._withUnsafeGuaranteedRef {
-                $0.async(execute: block!)  // made under the lock (by this thread or before), then kept
+            } else {
+                queue.queue.async { self.arrive() }
             }
             return
         }
@@ -121,16 +112,6 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
             return waiting[next - first].take()
         }
         if let now { deliver(now) }
-    }
-
-    /// Makes ``block``, under the lock.
-    @inlinable func makeBlock() {
-        let lane = Unmanaged.passUnretained(self)
-        let block: LaneBlock = {
-            lane._withUnsafeGuaranteedRef { $0.arrive() }
-            lane.release()  // the reference `send` took: maybe the last
-        }
-        self.block = block
     }
 
     /// What each block does on the queue: claims the oldest unclaimed event and delivers up to
@@ -207,7 +188,7 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
 /// no lock; only `incoming`, where the other threads put their events, is shared.
 ///
 /// An event that happens off the queue is appended to `incoming` and gets a block on the queue.
-/// The blocks are all one, `block` (so dispatching it allocates only what Dispatch does): a block
+/// The blocks are all alike, as ``DeliveryLane``'s (each holds only this lane): a block
 /// claims the oldest event no other block has claimed, and delivers it — its own event, as the
 /// blocks run in the order they were dispatched. To find it, the queue takes every event waiting
 /// in `incoming` at once, with one lock round trip, into `taken`; the blocks of those events find
@@ -244,16 +225,6 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     /// How many blocks on their way will find their event delivered already.
     @exclusivity(unchecked) @usableFromInline var stale = 0
     @exclusivity(unchecked) @usableFromInline var isDelivering = false
-    /// What each event that happens off the queue dispatches: one block for the life of the lane,
-    /// made (under the lock) by the first such event, so a start whose events all happen on the
-    /// queue makes none. Dispatch copies a block it is given, which for this one, on the heap
-    /// already, only counts a reference, where a closure written at the call would be copied into
-    /// a new block each time (a `malloc`, and a `free` on the queue's thread). It holds the lane
-    /// unowned (the lane holds it), so each dispatch holds the lane instead: `send` retains it, and
-    /// the block releases it once it ran. (Nothing generic touches it: unspecialised, as in a debug
-    /// build, `unsafelyUnwrapped` asks the runtime for an optional block's type metadata, and on
-    /// Linux that crashes. `!` and `== nil` need none.)
-    @exclusivity(unchecked) @usableFromInline var block: LaneBlock?
 
     @inlinable init(_ queue: Queue, _ subscriber: Subscriber<T, E>) {
         (self.queue, self.subscriber) = (queue, subscriber)
@@ -263,16 +234,8 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     /// runs on the queue (or by the delivering code, when a handler sent it); otherwise dispatched.
     @inlinable func send(_ event: Event) {
         guard queue.isCurrent() else {
-            let lock = StripedLock(for: self)
-            lock.lock()
-            incoming.append(event)
-            if block == nil { makeBlock() }
-            lock.unlock()
-            _ = Unmanaged.passRetained(self)  // for the block: released there
-            // The queue lives as long as the lane: no need to hold it for the call.
-            Unmanaged.passUnretained(queue.queue)._withUnsafeGuaranteedRef {
-                $0.async(execute: block!)  // made under the lock (by this thread or before), then kept
-            }
+            StripedLock(for: self).withLock { incoming.append(event) }
+            queue.queue.async { self.arrive() }  // as written, so that the closure becomes the block
             return
         }
         takeIncoming()
@@ -287,16 +250,6 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
         taken.append(event)
         claimed = waiting + 1
         if !isDelivering { deliverClaimed() }
-    }
-
-    /// Makes ``block``, under the lock.
-    @inlinable func makeBlock() {
-        let lane = Unmanaged.passUnretained(self)
-        let block: LaneBlock = {
-            lane._withUnsafeGuaranteedRef { $0.arrive() }  // held for the block: see `block`
-            lane.release()  // the reference `send` took: maybe the last
-        }
-        self.block = block
     }
 
     /// What each block does on the queue: claims the oldest unclaimed event and delivers it —
@@ -341,9 +294,6 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
         lock.withLock { swap(&taken, &incoming) }
     }
 }
-
-/// What a lane of ``deliverOn(_:)-(Queue)`` dispatches to its queue (see ``SerialDeliveryLane/block``).
-@usableFromInline typealias LaneBlock = @Sendable @convention(block) () -> Void
 
 /// Delivers every event on the main queue: `signal |> deliverOn(Queue.mainQueue())`. An event
 /// produced on the main thread is delivered at once (after the start's earlier events still
