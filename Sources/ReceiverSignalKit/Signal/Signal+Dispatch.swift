@@ -205,8 +205,16 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
 /// `stale + (taken.count - head - claimed) + incoming.count`.
 ///
 /// Its lock is a `StripedLock` (a mutex of its own would be most of this object): its sections
-/// only append to `incoming` or swap it out, and release no event. `@unchecked Sendable`:
-/// `incoming` is only reached under that lock, the rest only on the queue.
+/// only append to `incoming`, swap it out or move one event out of it, and release no event.
+/// `@unchecked Sendable`: `incoming` is only reached under that lock, the rest only on the queue.
+///
+/// Idle, it keeps no more than the other lane: one buffer, of at most 64 places. The queue
+/// takes a lone waiting event out of `incoming`, which keeps its storage for the next one; it
+/// swaps a batch out only with `taken`'s spare storage or none. So `incoming` and `taken` hold
+/// storage both only while events flow: once `taken` is delivered it keeps its storage only if it
+/// left none in `incoming` (`incomingHasStorage`), and never more than 64 places. The counters are
+/// `Int32` (each counts events or blocks on their way, which would fill the memory long before
+/// they reached 2³¹), so the lane is no bigger than the other.
 @usableFromInline final class SerialDeliveryLane<T, E>: @unchecked Sendable {
     @usableFromInline typealias Event = Subscriber<T, E>.Event
 
@@ -216,15 +224,18 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     /// yet, oldest first.
     @exclusivity(unchecked) @usableFromInline var incoming: [Event?] = []
     // The queue's own (see above): not locked.
-    /// The events the queue took, from `head` on not delivered yet (those before are moved out);
-    /// emptied as soon as they all are.
+    /// The events the queue took in a batch, from `head` on not delivered yet (those before are
+    /// moved out); emptied as soon as they all are.
     @exclusivity(unchecked) @usableFromInline var taken: [Event?] = []
-    @exclusivity(unchecked) @usableFromInline var head = 0
-    /// How many of the events from `head` on the delivering code delivers before it stops.
-    @exclusivity(unchecked) @usableFromInline var claimed = 0
+    @exclusivity(unchecked) @usableFromInline var head: Int32 = 0
+    /// How many of the events not delivered yet the delivering code delivers before it stops.
+    @exclusivity(unchecked) @usableFromInline var claimed: Int32 = 0
     /// How many blocks on their way will find their event delivered already.
-    @exclusivity(unchecked) @usableFromInline var stale = 0
+    @exclusivity(unchecked) @usableFromInline var stale: Int32 = 0
     @exclusivity(unchecked) @usableFromInline var isDelivering = false
+    /// Whether the queue left storage in `incoming` when it last took from it (the other threads
+    /// only append, so it still has that storage, or more).
+    @exclusivity(unchecked) @usableFromInline var incomingHasStorage = false
 
     @inlinable init(_ queue: Queue, _ subscriber: Subscriber<T, E>) {
         (self.queue, self.subscriber) = (queue, subscriber)
@@ -239,7 +250,7 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
             return
         }
         takeIncoming()
-        let waiting = taken.count - head
+        let waiting = Int32(taken.count) - head
         stale += waiting - claimed  // the unclaimed ones are delivered now: their blocks find nothing
         guard waiting > 0 || isDelivering else {
             isDelivering = true  // nothing waits: delivered without being stored
@@ -269,29 +280,58 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
         isDelivering = true
         while claimed > 0 {
             claimed -= 1
-            if taken.isEmpty { takeIncoming() }
-            let event = taken[head].take()!  // a claimed event is there: see the type's comment
-            head += 1
-            if head == taken.count {  // all delivered: only moved-out places are left
-                if taken.capacity > 64 { taken = [] } else { taken.removeAll(keepingCapacity: true) }
-                head = 0
-            }
-            subscriber.put(event)
+            subscriber.put(takeOldest())
         }
         isDelivering = false
     }
 
+    /// The oldest event not delivered yet (there is one), moved out: from `taken`, or else from
+    /// `incoming` — alone, if it waits alone there and `taken` has no storage to swap for it;
+    /// otherwise with every event waiting there, swapped into `taken`.
+    @inlinable func takeOldest() -> Event {
+        if taken.isEmpty {
+            let lock = StripedLock(for: self)
+            lock.lock()
+            if taken.capacity == 0, incoming.count == 1 {
+                let event = incoming.removeLast()  // `incoming` keeps its storage
+                lock.unlock()
+                incomingHasStorage = true
+                return event!
+            }
+            swap(&taken, &incoming)
+            incomingHasStorage = incoming.capacity > 0
+            lock.unlock()
+        }
+        let event = taken[Int(head)].take()!  // a claimed event is there: see the type's comment
+        head += 1
+        if Int(head) == taken.count { dropTaken() }
+        return event
+    }
+
     /// Moves the events waiting in `incoming` to the end of `taken`: when `taken` is empty, by
-    /// swapping the two (so their storage goes back and forth, and a steady flow allocates none).
+    /// swapping the two.
     @inlinable func takeIncoming() {
+        var moved: [Event?] = []  // what was in `incoming`, if `taken` is not empty: freed unlocked
         let lock = StripedLock(for: self)
-        guard taken.isEmpty else {
-            var moved: [Event?] = []
-            lock.withLock { swap(&moved, &incoming) }
-            taken.append(contentsOf: moved)
+        lock.lock()
+        guard !incoming.isEmpty else { return lock.unlock() }
+        if taken.isEmpty {
+            swap(&taken, &incoming)
+            incomingHasStorage = incoming.capacity > 0
+            lock.unlock()
             return
         }
-        lock.withLock { swap(&taken, &incoming) }
+        swap(&moved, &incoming)
+        incomingHasStorage = false
+        lock.unlock()
+        taken.append(contentsOf: moved)
+    }
+
+    /// Empties `taken`, all delivered (only moved-out places are left), keeping its storage only
+    /// if `incoming` has none and it is no more than 64 places.
+    @inlinable func dropTaken() {
+        if incomingHasStorage || taken.capacity > 64 { taken = [] } else { taken.removeAll(keepingCapacity: true) }
+        head = 0
     }
 }
 
