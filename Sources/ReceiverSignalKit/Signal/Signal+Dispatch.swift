@@ -190,9 +190,9 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
 /// An event that happens off the queue is appended to `incoming` and gets a block on the queue.
 /// The blocks are all alike, as ``DeliveryLane``'s (each holds only this lane): a block
 /// claims the oldest event no other block has claimed, and delivers it — its own event, as the
-/// blocks run in the order they were dispatched. To find it, the queue takes every event waiting
-/// in `incoming` at once, with one lock round trip, into `taken`; the blocks of those events find
-/// them there without locking. Each block still delivers one event, its own, so other work
+/// blocks run in the order they were dispatched. To find it, the queue takes the events waiting
+/// in `incoming` with one lock round trip: a lone one straight out, several at once into `taken`,
+/// where the blocks of the others find them without locking. Each block still delivers one event, its own, so other work
 /// dispatched to the queue between two events runs between them. An event that happens on the
 /// queue is delivered at once, after every event still waiting (those in `taken` and
 /// `incoming`); the blocks of those events are then `stale`, and each finds a stale count to take
@@ -200,9 +200,9 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
 /// that runs nested in a handler, when the handler runs the main run loop) only moves `claimed`
 /// forward: the delivering code delivers it when the handler returns.
 ///
-/// So every event in `taken` past the `claimed` ones after `head`, and every event in
-/// `incoming`, happened off the queue and has a block on its way; the blocks on their way number
-/// `stale + (taken.count - head - claimed) + incoming.count`.
+/// So every event not delivered yet (in `taken` from `head` on, then in `incoming`) past the
+/// `claimed` ones happened off the queue and has a block on its way; the blocks on their way
+/// number `stale + (taken.count - head) + incoming.count - claimed`.
 ///
 /// Its lock is a `StripedLock` (a mutex of its own would be most of this object): its sections
 /// only append to `incoming`, swap it out or move one event out of it, and release no event.
@@ -214,7 +214,7 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
 /// storage both only while events flow: once `taken` is delivered it keeps its storage only if it
 /// left none in `incoming` (`incomingHasStorage`), and never more than 64 places. The counters are
 /// `Int32` (each counts events or blocks on their way, which would fill the memory long before
-/// they reached 2³¹), so the lane is no bigger than the other.
+/// they reached 2³¹), so the lane is smaller than the other.
 @usableFromInline final class SerialDeliveryLane<T, E>: @unchecked Sendable {
     @usableFromInline typealias Event = Subscriber<T, E>.Event
 
