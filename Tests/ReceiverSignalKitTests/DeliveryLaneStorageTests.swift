@@ -5,13 +5,17 @@ import Testing
 
 /// What a `deliverOn` lane on a serial queue keeps while its start is idle: apps keep thousands of
 /// `deliverOnMainQueue` subscriptions alive, so an idle lane must keep no more than one buffer of
-/// at most 64 places, however its events came.
+/// at most 64 places, and no block, however its events came.
 @Suite struct DeliveryLaneStorageTests {
-    /// The lane's buffers, read on its queue: the capacities of `incoming` and `taken`.
-    private func buffers(_ lane: SerialDeliveryLane<Int, NoError>, _ queue: Queue) -> [Int] {
-        var capacities: [Int] = []
-        queue.sync { capacities = [lane.incoming.capacity, lane.taken.capacity] }
-        return capacities
+    /// The lane's buffers, read on its queue: the capacities of `incoming` and `taken`; and
+    /// whether it keeps its block.
+    private func buffers(_ lane: SerialDeliveryLane<Int, NoError>, _ queue: Queue) -> ([Int], Bool) {
+        var (capacities, keepsBlock) = ([Int](), false)
+        queue.sync {
+            capacities = [lane.incoming.capacity, lane.taken.capacity]
+            keepsBlock = StripedLock(for: lane).withLock { lane.block != nil }
+        }
+        return (capacities, keepsBlock)
     }
 
     /// Sends `count` values from this thread while the queue is held, so that the queue finds them
@@ -23,13 +27,14 @@ import Testing
         gate.signal()
     }
 
-    @Test func anIdleLaneKeepsAtMostOneSmallBuffer() {
+    @Test func anIdleLaneKeepsAtMostOneSmallBufferAndNoBlock() {
         let queue = Queue(name: "q")
         let seen = History<Int>()
         let lane = SerialDeliveryLane<Int, NoError>(queue, Subscriber(next: { seen.record($0) }))
         var expected: [Int] = []
         func check(_ step: String, sourceLocation: SourceLocation = #_sourceLocation) {
-            let capacities = buffers(lane, queue)
+            let (capacities, keepsBlock) = buffers(lane, queue)
+            #expect(!keepsBlock, "\(step)", sourceLocation: sourceLocation)
             #expect(capacities.filter { $0 > 0 }.count <= 1, "\(step): \(capacities)", sourceLocation: sourceLocation)
             #expect(capacities.allSatisfy { $0 <= 64 }, "\(step): \(capacities)", sourceLocation: sourceLocation)
             #expect(seen.recorded == expected, "\(step)", sourceLocation: sourceLocation)

@@ -188,8 +188,8 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
 /// no lock; only `incoming`, where the other threads put their events, is shared.
 ///
 /// An event that happens off the queue is appended to `incoming` and gets a block on the queue.
-/// The blocks are all alike, as ``DeliveryLane``'s (each holds only this lane): a block
-/// claims the oldest event no other block has claimed, and delivers it — its own event, as the
+/// The blocks are one, `block`, kept while events flow and let go of when none is on its way:
+/// a block claims the oldest event no other block has claimed, and delivers it — its own event, as the
 /// blocks run in the order they were dispatched. To find it, the queue takes the events waiting
 /// in `incoming` with one lock round trip: a lone one straight out, several at once into `taken`,
 /// where the blocks of the others find them without locking. Each block still delivers one event, its own, so other work
@@ -208,7 +208,7 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
 /// only append to `incoming`, swap it out or move one event out of it, and release no event.
 /// `@unchecked Sendable`: `incoming` is only reached under that lock, the rest only on the queue.
 ///
-/// Idle, it keeps no more than the other lane: one buffer, of at most 64 places. The queue
+/// Idle, it keeps no more than the other lane: one buffer, of at most 64 places, and no block. The queue
 /// takes a lone waiting event out of `incoming`, which keeps its storage for the next one; it
 /// swaps a batch out only with `taken`'s spare storage or none. So `incoming` and `taken` hold
 /// storage both only while events flow: once `taken` is delivered it keeps its storage only if it
@@ -236,6 +236,17 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     /// Whether the queue left storage in `incoming` when it last took from it (the other threads
     /// only append, so it still has that storage, or more).
     @exclusivity(unchecked) @usableFromInline var incomingHasStorage = false
+    /// Whether `block` may be set: a block ran since the queue last let go of it.
+    @exclusivity(unchecked) @usableFromInline var mayKeepBlock = false
+    /// Under the lock: what each event that happens off the queue dispatches while others are on
+    /// their way — made by the first, and let go of by the queue as soon as none is on its way, so
+    /// an idle lane keeps none. Dispatch copies a block it is given, which for this one, on the
+    /// heap already, only counts a reference, where a closure written at the call would be copied
+    /// into a new block each time (a `malloc`, and a `free` on the queue's thread). It holds the
+    /// lane, so each dispatch holds the lane until its block ran. (Nothing generic touches it:
+    /// unspecialised, as in a debug build, `unsafelyUnwrapped` asks the runtime for an optional
+    /// block's type metadata, and on Linux that crashes. `!` and `== nil` need none.)
+    @exclusivity(unchecked) @usableFromInline var block: LaneBlock?
 
     @inlinable init(_ queue: Queue, _ subscriber: Subscriber<T, E>) {
         (self.queue, self.subscriber) = (queue, subscriber)
@@ -245,8 +256,13 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     /// runs on the queue (or by the delivering code, when a handler sent it); otherwise dispatched.
     @inlinable func send(_ event: Event) {
         guard queue.isCurrent() else {
-            StripedLock(for: self).withLock { incoming.append(event) }
-            queue.queue.async { self.arrive() }  // as written, so that the closure becomes the block
+            let lock = StripedLock(for: self)
+            lock.lock()
+            incoming.append(event)
+            if block == nil { block = { self.arrive() } }
+            let block = block!  // held past the unlock: the queue may let go of the lane's
+            lock.unlock()
+            queue.queue.async(execute: block)
             return
         }
         takeIncoming()
@@ -267,8 +283,10 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     /// unless the block is stale, or the queue delivers already (in a handler up the stack, which
     /// goes on to it).
     @inlinable func arrive() {
+        mayKeepBlock = true
         guard stale == 0 else {
             stale -= 1
+            if !isDelivering { settle() }
             return
         }
         claimed += 1
@@ -283,6 +301,29 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
             subscriber.put(takeOldest())
         }
         isDelivering = false
+        settle()
+    }
+
+    /// Once the queue expects no more blocks but those of events in `incoming`, with the lane's
+    /// `block` maybe kept: takes those events into `taken` at once (their blocks find them there),
+    /// or, when there are none, lets go of `block` — the lane is idle.
+    ///
+    /// `block` is let go of under the lock (a local to release it after the unlock would be an
+    /// optional block, whose type metadata unspecialised code asks for: see `block`). That runs no
+    /// user code: the block's last reference to the lane is never the lane's last, as the code
+    /// letting go of it runs in the lane's block or in `send`, whose caller holds the lane.
+    @inlinable func settle() {
+        guard mayKeepBlock, stale == 0, taken.isEmpty else { return }
+        let lock = StripedLock(for: self)
+        lock.lock()
+        if incoming.isEmpty {
+            block = nil  // under the lock: see above
+            mayKeepBlock = false
+        } else {
+            swap(&taken, &incoming)
+            incomingHasStorage = incoming.capacity > 0
+        }
+        lock.unlock()
     }
 
     /// The oldest event not delivered yet (there is one), moved out: from `taken`, or else from
@@ -294,6 +335,10 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
             lock.lock()
             if taken.capacity == 0, incoming.count == 1 {
                 let event = incoming.removeLast()  // `incoming` keeps its storage
+                if stale == 0, claimed == 0 {  // no block on its way: let go of `block` at once
+                    block = nil
+                    mayKeepBlock = false
+                }
                 lock.unlock()
                 incomingHasStorage = true
                 return event!
@@ -334,6 +379,10 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
         head = 0
     }
 }
+
+/// What a serial lane of ``deliverOn(_:)-(Queue)`` dispatches while events flow (see
+/// ``SerialDeliveryLane/block``).
+@usableFromInline typealias LaneBlock = @Sendable @convention(block) () -> Void
 
 /// Delivers every event on the main queue: `signal |> deliverOn(Queue.mainQueue())`. An event
 /// produced on the main thread is delivered at once (after the start's earlier events still
