@@ -188,33 +188,34 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
 /// no lock; only `incoming`, where the other threads put their events, is shared.
 ///
 /// An event that happens off the queue is appended to `incoming` and gets a block on the queue.
-/// The blocks are one, `block`, kept while events flow and let go of when none is on its way:
-/// a block claims the oldest event no other block has claimed, and delivers it — its own event, as the
-/// blocks run in the order they were dispatched. To find it, the queue takes the events waiting
-/// in `incoming` with one lock round trip: a lone one straight out, several at once into `taken`,
-/// where the blocks of the others find them without locking. Each block still delivers one event, its own, so other work
-/// dispatched to the queue between two events runs between them. An event that happens on the
-/// queue is delivered at once, after every event still waiting (those in `taken` and
-/// `incoming`); the blocks of those events are then `stale`, and each finds a stale count to take
-/// instead and does nothing. An event that happens on the queue while a handler runs (and a block
-/// that runs nested in a handler, when the handler runs the main run loop) only moves `claimed`
-/// forward: the delivering code delivers it when the handler returns.
+/// The blocks are one, `block`, kept while events flow and let go of when none is on its way: a
+/// block claims the oldest event no other block has claimed, and delivers it — its own event, as
+/// the blocks run in the order they were dispatched. To find it, the queue takes the events
+/// waiting in `incoming` with one lock round trip: a lone one straight out, several at once into
+/// `taken`, where the blocks of the others find them without locking. Each block still delivers
+/// one event, its own, so other work dispatched to the queue between two events runs between
+/// them. An event that happens on the queue is delivered at once, after every event still waiting
+/// (those in `taken` and `incoming`); the blocks of those events are then `stale`, and each finds
+/// a stale count to take instead and does nothing. An event that happens on the queue while a
+/// handler runs (and a block that runs nested in a handler, when the handler runs the main run
+/// loop) only moves `claimed` forward: the delivering code delivers it when the handler returns.
 ///
 /// So every event not delivered yet (in `taken` from `head` on, then in `incoming`) past the
 /// `claimed` ones happened off the queue and has a block on its way; the blocks on their way
 /// number `stale + (taken.count - head) + incoming.count - claimed`.
 ///
 /// Its lock is a `StripedLock` (a mutex of its own would be most of this object): its sections
-/// only append to `incoming`, swap it out or move one event out of it, and release no event.
-/// `@unchecked Sendable`: `incoming` is only reached under that lock, the rest only on the queue.
+/// only append to `incoming`, swap it out or move one event out of it, and make or let go of
+/// `block`; they release no event. `@unchecked Sendable`: `incoming` and `block` are only reached
+/// under that lock, the rest only on the queue.
 ///
-/// Idle, it keeps no more than the other lane: one buffer, of at most 64 places, and no block. The queue
-/// takes a lone waiting event out of `incoming`, which keeps its storage for the next one; it
-/// swaps a batch out only with `taken`'s spare storage or none. So `incoming` and `taken` hold
-/// storage both only while events flow: once `taken` is delivered it keeps its storage only if it
-/// left none in `incoming` (`incomingHasStorage`), and never more than 64 places. The counters are
-/// `Int32` (each counts events or blocks on their way, which would fill the memory long before
-/// they reached 2³¹), so the lane is smaller than the other.
+/// Idle, it keeps no more than the other lane: one buffer, of at most 64 places, and no block.
+/// The queue takes a lone waiting event out of `incoming`, which keeps its storage for the next
+/// one; it swaps a batch out only with `taken`'s spare storage or none. So `incoming` and `taken`
+/// hold storage both only while events flow: once `taken` is delivered it keeps its storage only
+/// if it left none in `incoming` (`incomingHasStorage`), and never more than 64 places. The
+/// counters are `Int32` (each counts events or blocks on their way, which would fill the memory
+/// long before they reached 2³¹), so the lane is smaller than the other.
 @usableFromInline final class SerialDeliveryLane<T, E>: @unchecked Sendable {
     @usableFromInline typealias Event = Subscriber<T, E>.Event
 
@@ -238,9 +239,9 @@ public func deliverOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     @exclusivity(unchecked) @usableFromInline var incomingHasStorage = false
     /// Whether `block` may be set: a block ran since the queue last let go of it.
     @exclusivity(unchecked) @usableFromInline var mayKeepBlock = false
-    /// Under the lock: what each event that happens off the queue dispatches while others are on
-    /// their way — made by the first, and let go of by the queue as soon as none is on its way, so
-    /// an idle lane keeps none. Dispatch copies a block it is given, which for this one, on the
+    /// Under the lock: what each event that happens off the queue dispatches — made by the first
+    /// one sent when none is on its way, and let go of by the queue as soon as none is (`settle()`),
+    /// so an idle lane keeps none. Dispatch copies a block it is given, which for this one, on the
     /// heap already, only counts a reference, where a closure written at the call would be copied
     /// into a new block each time (a `malloc`, and a `free` on the queue's thread). It holds the
     /// lane, so each dispatch holds the lane until its block ran. (Nothing generic touches it:
