@@ -149,6 +149,93 @@ import Testing
         #expect(seen.recorded == ["1", "2", "put returned", "10", "20", "11"])
     }
 
+    /// The queue a start delivers on: a named one (serial, so the start's lane keeps its state
+    /// on the queue without a lock), or one wrapping a serial `DispatchQueue` (never current, so
+    /// every event is dispatched, as on a concurrent queue).
+    enum SerialKind: CaseIterable, Sendable {
+        case named, wrapped
+
+        func make() -> Queue {
+            switch self {
+            case .named: Queue(name: "q")
+            case .wrapped: Queue(queue: DispatchQueue(label: "q"))
+            }
+        }
+    }
+
+    /// Each event that happens off the queue is a block of its own, dispatched as it happens, as in
+    /// SwiftSignalKit: work dispatched to the queue between two events runs between them — also
+    /// when the queue finds all three events waiting at once.
+    @Test(arguments: SerialKind.allCases)
+    func workDispatchedBetweenTwoEventsRunsBetweenThem(_ kind: SerialKind) {
+        let queue = kind.make()
+        let (input, output) = Signal<Int, NoError>.pipe()
+        let (seen, gate) = (History<String>(), DispatchSemaphore(value: 0))
+        (output |> deliverOn(queue)).start(next: { seen.record("\($0)") })
+        queue.justDispatch { gate.wait() }
+        input.putNext(1)
+        queue.justDispatch { seen.record("x") }
+        input.putNext(2)
+        queue.justDispatch { seen.record("y") }
+        input.putNext(3)
+        gate.signal()
+        queue.sync {}
+        #expect(seen.recorded == ["1", "x", "2", "y", "3"])
+    }
+
+    /// An event a handler sends on the queue comes after every event still waiting — here three,
+    /// which the queue found waiting at once — and their blocks then find nothing to do: the next
+    /// event is delivered once, by its own block, and one sent on the queue when nothing waits is
+    /// delivered at once.
+    @Test func anEventProducedByAHandlerComesAfterEveryEventWaitingThenTheNextArrivesOnce() {
+        let queue = Queue(name: "q")
+        let (input, output) = Signal<Int, NoError>.pipe()
+        let (seen, gate) = (History<Int>(), DispatchSemaphore(value: 0))
+        (output |> deliverOn(queue)).start(next: { value in
+            seen.record(value)
+            if value == 10 { input.putNext(11) }  // on the queue, while 20 and 30 wait
+        })
+        queue.justDispatch { gate.wait() }
+        for value in [10, 20, 30] { input.putNext(value) }
+        gate.signal()
+        queue.sync {}
+        #expect(seen.recorded == [10, 20, 30, 11])
+        input.putNext(40)
+        queue.sync {}
+        #expect(seen.recorded == [10, 20, 30, 11, 40])
+        queue.sync {
+            input.putNext(50)
+            seen.record(-1)
+        }
+        #expect(seen.recorded == [10, 20, 30, 11, 40, 50, -1])
+    }
+
+    /// Each event on its way holds the start until its block has run — also once the start is
+    /// disposed, or the upstream has completed and let go of it — and no longer: then nothing holds
+    /// the queue (the start's lane did). The events still waiting at disposal are dropped.
+    @Test(arguments: SerialKind.allCases, [true, false])
+    func aStartHoldsItsQueueUntilItsBlocksHaveRun(_ kind: SerialKind, disposing: Bool) {
+        weak var weakQueue: Queue?
+        let (seen, gate) = (History<String>(), DispatchSemaphore(value: 0))
+        let dispatchQueue: DispatchQueue
+        do {
+            let queue = kind.make()
+            (weakQueue, dispatchQueue) = (queue, queue.queue)
+            let (input, output) = Signal<Int, NoError>.pipe()
+            let disposable = (output |> deliverOn(queue)).start(
+                next: { seen.record("\($0)") }, completed: { seen.record("completed") })
+            queue.justDispatch { gate.wait() }
+            input.putNext(1)
+            input.putNext(2)
+            if disposing { disposable.dispose() } else { input.putCompletion() }
+        }
+        #expect(weakQueue != nil)  // the blocks on their way hold it
+        gate.signal()
+        dispatchQueue.sync {}  // after the start's blocks
+        #expect(weakQueue == nil)
+        #expect(seen.recorded == (disposing ? [] : ["1", "2", "completed"]))
+    }
+
     /// Events from many threads and from the queue itself, interleaved: each thread's events reach
     /// the handler in the order that thread put them, and every event arrives once.
     @Test func eventsFromManyThreadsAndTheQueueKeepEachThreadsOrder() {
@@ -190,6 +277,32 @@ import Testing
         input.putCompletion()
         expectSignal(done)
         #expect(seen.recorded == Array(0..<3000))
+        #expect(!overlapped.with { $0 })
+    }
+
+    /// On a concurrent queue the blocks of the events that wait while a handler runs run at once,
+    /// on other threads (here the first value's handler waits for work dispatched after every
+    /// event): each leaves its event to the thread delivering, which delivers them in order when
+    /// the handler returns, never two at a time.
+    @Test func onAConcurrentQueueBlocksThatRunDuringAHandlerLeaveTheirEventsToItsThread() {
+        let queue = Queue.concurrentDefaultQueue()
+        let (input, output) = Signal<Int, NoError>.pipe()
+        let (seen, released, done) = (History<Int>(), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let running = Atomic(value: 0)
+        let overlapped = Atomic(value: false)
+        (output |> deliverOn(queue)).start(
+            next: { value in
+                if running.modify({ $0 + 1 }) > 1 { overlapped.swap(true) }
+                if value == 0 { expectSignal(released) }
+                seen.record(value)
+                running.modify { $0 - 1 }
+            },
+            completed: { done.signal() })
+        for value in 0..<100 { input.putNext(value) }
+        input.putCompletion()
+        queue.justDispatch { released.signal() }  // after the events' blocks, on another thread
+        expectSignal(done)
+        #expect(seen.recorded == Array(0..<100))
         #expect(!overlapped.with { $0 })
     }
 
