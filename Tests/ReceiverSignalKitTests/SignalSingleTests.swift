@@ -148,10 +148,11 @@ import Testing
     }
 
     @Test(arguments: Maker.allCases) func disposingTheHandleFromManyThreadsAtOnceIsSafe(_ maker: Maker) {
-        let handles = (0..<64).map { _ in maker.instant.start() }
-        DispatchQueue.concurrentPerform(iterations: 4) { _ in
-            for handle in handles {
-                _ = "\(handle)"
+        let handles = (0..<256).map { _ in maker.instant.start() }
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            // Half the threads look at each handle before disposing it, half only dispose it.
+            for handle in thread.isMultiple(of: 2) ? handles : handles.reversed() {
+                if thread >= 2 { _ = "\(handle)" }
                 handle.dispose()
             }
         }
