@@ -4,7 +4,8 @@
 /// ended, and a subscriber's `deinit` look up no type metadata or witness table (measured: a
 /// protocol existential of the generic core cost about 800 instructions per start).
 ///
-/// Its flags are only touched under the start's lock (a `StripedLock` for the object).
+/// Its flags are only touched under the start's lock (a `StripedLock` for the object) — but for
+/// ``InstantStart``'s, which the thread making that start also sets before anyone else has it.
 @usableFromInline class AnySubscriberCore: @unchecked Sendable {
     /// A terminal event was put, or the start's disposal has finished (SwiftSignalKit's
     /// `terminated`): nothing more is accepted.

@@ -28,7 +28,8 @@ public final class Signal<T, E> {
     @usableFromInline nonisolated(unsafe) let run: Start
 
     /// A signal whose runs need no subscriber of their own, because something else already
-    /// serializes them: `receiver.signal` listens straight to its pair.
+    /// serializes them (`receiver.signal` listens straight to its pair) or because they deliver
+    /// everything before they return (`single`, `fail`, `complete`: see ``InstantStart``).
     @inlinable init(start run: @escaping Start) { self.run = run }
 
     /// Makes a signal whose every start runs `generator`.
@@ -126,11 +127,15 @@ public final class Signal<T, E> {
     /// - Parameter value: The one value.
     /// - Returns: A signal of `value` and a completion.
     @inlinable public static func single(_ value: T) -> Signal<T, E> {
-        Signal { subscriber in
-            subscriber.putNext(value)
-            subscriber.putCompletion()
-            return EmptyDisposable
-        }
+        // Its own start (no subscriber, queue or lock), exactly as the generator that puts the
+        // value and a completion would deliver them.
+        Signal(start: { next, _, completed in
+            InstantStart.run { start in
+                next?(value)
+                start.terminate()
+                completed?()
+            }
+        })
     }
 
     /// A signal that completes without a value.
@@ -141,10 +146,12 @@ public final class Signal<T, E> {
     ///
     /// - Returns: A signal that only completes.
     @inlinable public static func complete() -> Signal<T, E> {
-        Signal { subscriber in
-            subscriber.putCompletion()
-            return EmptyDisposable
-        }
+        Signal(start: { _, _, completed in
+            InstantStart.run { start in
+                start.terminate()
+                completed?()
+            }
+        })
     }
 
     /// A signal that fails with `error` without a value.
@@ -156,10 +163,12 @@ public final class Signal<T, E> {
     /// - Parameter error: The error.
     /// - Returns: A signal that only fails.
     @inlinable public static func fail(_ error: E) -> Signal<T, E> {
-        Signal { subscriber in
-            subscriber.putError(error)
-            return EmptyDisposable
-        }
+        Signal(start: { _, failed, _ in
+            InstantStart.run { start in
+                start.terminate()
+                failed?(error)
+            }
+        })
     }
 
     /// A signal that never sends anything.

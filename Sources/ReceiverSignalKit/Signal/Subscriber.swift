@@ -132,8 +132,9 @@ extension Subscriber.Event: Sendable where T: Sendable, E: Sendable {}
 /// It serialises like a pair of the core with a single listener (one delivering thread, events
 /// queued FIFO behind it, nothing after disposal), and adds what a subscription needs and a pair
 /// does not have: handlers released one by one as the start ends, a terminal event, and an end
-/// that disposes. A start whose events all arrive with nothing in flight (`single`, a request
-/// answered once) allocates no queue.
+/// that disposes. A start whose events all arrive with nothing in flight (a request answered
+/// once) allocates no queue. (`single`, `fail` and `complete`, which deliver everything before
+/// their start returns, have no core: see ``InstantStart``.)
 ///
 /// It does not hold its ``Subscriber``: the source does. So a source that lets go of its
 /// subscriber lets go of the handlers and of what was kept alive (SwiftSignalKit's lifetime), and

@@ -1,0 +1,55 @@
+/// The start of a signal that ends at once — `single`, `fail`, `complete` — and the disposable
+/// that start returns.
+///
+/// Such a start calls its handlers itself, in order, before it returns, and nothing else can put
+/// into it: no one has its handle yet. So it needs no ``Subscriber``, no queue and no lock while
+/// it delivers; it behaves as the start of the same generator does:
+/// - It is noted in ``StartsBeingMade`` while it delivers, and has ended (``hasEnded``) from its
+///   terminal event on, so a restart loop started from its terminal handler pauses on it and
+///   resumes when it returns.
+/// - The terminal event lets go of the other handlers before the terminal one is called (this
+///   start never held them: its caller does, until it returns).
+/// - Disposing it delivers nothing more (it has delivered everything) and only marks it
+///   disposed: as the start's handle, it prints `SubscriberDisposable { disposable: hasValue }`
+///   until then and `… nil` after.
+///
+/// Its flags are written by the one thread making the start, before the start returns it, and by
+/// `dispose()` under the lock of ``AnySubscriberCore``; ``hasEnded`` reads them under that lock
+/// (only the making thread asks it while the start delivers). It is ``AnySubscriberCore``'s four
+/// bytes of flags and nothing more: a live handle is a 24-byte object (a 32-byte glibc chunk).
+@usableFromInline
+final class InstantStart: AnySubscriberCore, Disposable, CustomStringConvertible, @unchecked Sendable {
+    @inlinable override init() { super.init() }
+
+    /// Runs `deliver` with a new start noted as being made, then resumes the restart loops that
+    /// paused on it, as the start of a generator does once its generator returns. `deliver` calls
+    /// the handlers, marking the start terminated (``terminate()``) before its terminal handler.
+    @inlinable static func run(_ deliver: (InstantStart) -> Void) -> InstantStart {
+        let start = InstantStart()
+        let ((), paused) = StartsBeingMade.making(start) { deliver(start) }
+        if let paused { Restarts.resume(paused) }  // loops that paused because this start ended
+        return start
+    }
+
+    /// Marks the start terminated, before its terminal handler runs. No lock: only the thread
+    /// making the start can reach it until it returns.
+    @inlinable func terminate() { isTerminated = true }
+
+    /// Marks the start disposed; it has nothing left to stop. Idempotent, from any thread.
+    @usableFromInline func dispose() {
+        let lock = lock  // found once: each `lock` hashes the address again
+        lock.lock()
+        isDisposed = true
+        lock.unlock()
+    }
+
+    /// As SwiftSignalKit's start handle prints itself: `disposable` is `hasValue` until the start is
+    /// disposed.
+    @usableFromInline var description: String {
+        let lock = lock
+        lock.lock()
+        let isDisposed = isDisposed
+        lock.unlock()
+        return "SubscriberDisposable { disposable: \(isDisposed ? "nil" : "hasValue") }"
+    }
+}
