@@ -14,8 +14,8 @@ public import Musl
 /// uncontended round trip is a fifth of a `pthread_mutex_t`'s; on Apple platforms it needs macOS 15
 /// or iOS 18, above the deployment targets); not recursive. An unlocked lock word is all zero
 /// bytes on both. A lock word must never move while it is used, so it lives in memory of its own —
-/// tail-allocated (`Locked`), in the lock table (`StripedLock`), allocated by ``make()``, or held
-/// by an object in a ``LockWord/Own`` — never at a copyable stored property's address
+/// tail-allocated (`Locked`), in the lock table (`StripedLock`), or held by an object in a
+/// ``LockWord/Own`` — never at a copyable stored property's address
 /// (`&property` may be a temporary).
 ///
 /// `lock()` and `unlock()` are separate calls (not a closure), for code that must lock and unlock
@@ -57,34 +57,11 @@ public import Musl
         word.initialize(to: Primitive())
     }
 
-    /// A new unlocked lock word on the heap, for an object that keeps its own lock; give it back
-    /// with ``destroy(_:)`` in the object's `deinit`.
-    @inlinable static func make() -> UnsafeMutablePointer<Primitive> {
-        let word = UnsafeMutablePointer<Primitive>.allocate(capacity: 1)
-        initialize(word)
-        return word
-    }
-
-    /// Destroys and frees a lock word that ``make()`` returned.
-    @inlinable static func destroy(_ word: UnsafeMutablePointer<Primitive>) {
-        word.deinitialize(count: 1)
-        word.deallocate()
-    }
-
     @inlinable @inline(__always) static func lock(_ word: UnsafeMutablePointer<Primitive>) {
         #if canImport(Darwin)
         os_unfair_lock_lock(word)
         #else
         word.pointee.lock()
-        #endif
-    }
-
-    /// Takes the lock if it is free; returns whether it did, without waiting.
-    @inlinable @inline(__always) static func tryLock(_ word: UnsafeMutablePointer<Primitive>) -> Bool {
-        #if canImport(Darwin)
-        os_unfair_lock_trylock(word)
-        #else
-        word.pointee.tryLock()
         #endif
     }
 
@@ -98,17 +75,23 @@ public import Musl
 
     /// A lock word kept by one object (``Atomic``, ``Lock``) as a stored `let`: on Linux the
     /// ``Futex`` itself, inline in the object (a `Mutex` is never copied or moved: the compiler only
-    /// lets it be borrowed in place); on Apple platforms an `os_unfair_lock` allocated by
-    /// ``LockWord/make()`` and freed with it, as it must not live at a stored property's address.
+    /// lets it be borrowed in place); on Apple platforms an `os_unfair_lock` allocated with it on the
+    /// heap and freed with it, as it must not live at a stored property's address.
     /// `@unchecked Sendable`: a lock is what makes its owner safe to share.
     @usableFromInline struct Own: ~Copyable, @unchecked Sendable {
         #if canImport(Darwin)
-        @usableFromInline let word: UnsafeMutablePointer<Primitive>
-        @inlinable init() { word = LockWord.make() }
-        deinit { LockWord.destroy(word) }
-        @inlinable @inline(__always) func lock() { LockWord.lock(word) }
-        @inlinable @inline(__always) func tryLock() -> Bool { LockWord.tryLock(word) }
-        @inlinable @inline(__always) func unlock() { LockWord.unlock(word) }
+        @usableFromInline let word: UnsafeMutablePointer<os_unfair_lock>
+        @inlinable init() {
+            word = .allocate(capacity: 1)
+            word.initialize(to: os_unfair_lock())
+        }
+        deinit {
+            word.deinitialize(count: 1)
+            word.deallocate()
+        }
+        @inlinable @inline(__always) func lock() { os_unfair_lock_lock(word) }
+        @inlinable @inline(__always) func tryLock() -> Bool { os_unfair_lock_trylock(word) }
+        @inlinable @inline(__always) func unlock() { os_unfair_lock_unlock(word) }
         #else
         // The toolchain's `Mutex` (before Swift 6.3) stops the program when a thread tries to take
         // a lock it holds, where `tryLock()` must return `false` (``Atomic/tryWith(_:)`` from
