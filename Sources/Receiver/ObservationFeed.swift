@@ -9,11 +9,18 @@
 // same job is read at once (they coalesce). One read at a time: a change during a read marks it
 // dirty, and the read schedules the next when it is done, so the last change is always read.
 //
+// Where Swift gives no actor, `#isolation` is `nil`: in nonisolated code, but also in a `lazy`
+// property's initializer, even in a main-actor class, whose closure still reads main-actor state.
+// Made there on the main queue, reading later from the global executor would race the model's
+// changes on main (a read may run before a change is stored, and that change is never read). So
+// with no actor given, a feed made on the main queue reads on the main actor, where it was made.
+//
 // Not Observation's `Observations` sequence, which does the same where it exists (macOS 26, iOS 26,
 // and Linux): it needs a `@Sendable` closure and a `Sendable` value (a non-`Sendable` model could
 // not be read), and it is iterated asynchronously, so the first value could not be delivered
 // during `make` or `start`. `withObservationTracking` serves every OS that has Observation.
 
+internal import Dispatch
 internal import Observation
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
@@ -34,8 +41,10 @@ final class ObservationFeed<Value>: Disposable, Sendable {
     nonisolated(unsafe) private var deliver: ((Value) -> Void)?
     nonisolated(unsafe) private var phase = Phase.idle
 
+    /// `isolation` is the caller's; with none, the main actor if this runs on the main queue.
     init(isolation: (any Actor)?, read: @escaping () -> Value, deliver: @escaping (Value) -> Void) {
-        (self.isolation, self.read, self.deliver) = (isolation, read, deliver)
+        (self.read, self.deliver) = (read, deliver)
+        self.isolation = isolation ?? (DispatchQueue.getSpecific(key: mainQueueKey) != nil ? MainActor.shared : nil)
     }
 
     /// The first read, on the caller's thread, which must be on `isolation`.
@@ -96,3 +105,11 @@ final class ObservationFeed<Value>: Disposable, Sendable {
         _ = taken
     }
 }
+
+/// Set on the main queue once, so that `DispatchQueue.getSpecific(key:)` tells whether code runs
+/// there: in its blocks and on the main thread outside them, not in a `sync` onto another queue.
+private let mainQueueKey: DispatchSpecificKey<Void> = {
+    let key = DispatchSpecificKey<Void>()
+    DispatchQueue.main.setSpecific(key: key, value: ())
+    return key
+}()

@@ -31,7 +31,9 @@ extension Receiver {
     ///
     /// > Note: `read` runs on `isolation`, the caller's actor by default: made on the main actor
     /// > (a view model's `init`, a view), it reads on main, and the waves are broadcast on main, in
-    /// > a main-actor job of their own after the change. Made in nonisolated code, it reads in a
+    /// > a main-actor job of their own after the change. Where Swift passes no actor but this runs
+    /// > on the main queue, it reads on the main actor too: a `lazy` property's initializer gets no
+    /// > `#isolation` even in a main-actor class. Made in other nonisolated code, it reads in a
     /// > task on the global concurrent executor: a model changed on another thread meanwhile must
     /// > then be safe to read there (isolate it to an actor instead, which is what this is built for).
     ///
@@ -45,7 +47,8 @@ extension Receiver {
     ///   - strategy: What the pair keeps for new listeners (see ``Strategy``).
     ///   - read: Reads `@Observable` properties and returns the wave to broadcast.
     ///   - isolation: The actor `read` runs on. Leave it out: it is the caller's, which is the
-    ///     closure's own, and this call runs the first read right here.
+    ///     closure's own, and this call runs the first read right here. `nil` on the main queue
+    ///     means the main actor.
     /// - Returns: The receiver of the pair, and the feed: disposing it stops the reads.
     /// - Precondition: This is called on `isolation`; a `.warm(upTo:)` count is 0 or more.
     public static func make(

@@ -55,6 +55,21 @@ import Testing
     }
 
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func madeOnMainWhereSwiftGivesNoActorItReadsOnMain() async {
+        let owner = LazySignalOwner()
+        let arrivals = Arrivals<Int>()
+        let start = owner.values.start(next: arrivals.record)
+        var next = arrivals.stream.makeAsyncIterator()
+        #expect(await next.next() == 0)
+        for value in 1...3 {
+            owner.model.a = value
+            #expect(await next.next() == value)
+        }
+        #expect(owner.readsOnMain.recorded == [true, true, true, true])
+        start.dispose()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test nonisolated func aModelChangedOnAnotherThreadEndsWithTheLastValue() async {
         let model = LockedModel()
         let arrivals = Arrivals<Int>()
@@ -114,4 +129,17 @@ import Testing
         #expect(arrivals.history.recorded == ["results for 0", "results for 4"])
         start.dispose()
     }
+}
+
+/// A main-actor owner that makes its signal in a `lazy` property's initializer, where Swift passes
+/// no actor (`#isolation` is `nil`) although the closure reads the main-actor model.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+@MainActor private final class LazySignalOwner {
+    let model = MainModel()
+    /// Whether each read ran on the main queue.
+    let readsOnMain = History<Bool>()
+    lazy var values = Signal(observing: { [model, readsOnMain] in
+        readsOnMain.record(isOnMainQueue())
+        return model.a
+    })
 }

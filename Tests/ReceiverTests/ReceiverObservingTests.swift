@@ -208,10 +208,40 @@ import Testing
     }
 
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func madeOnMainWhereSwiftGivesNoActorItReadsOnMain() async {
+        let owner = LazyFeedOwner()
+        let arrivals = Arrivals<Int>()
+        owner.made.receiver.listen(to: arrivals.record)
+        var next = arrivals.stream.makeAsyncIterator()
+        #expect(await next.next() == 0)
+        for value in 1...3 {
+            owner.model.a = value
+            #expect(await next.next() == value)
+        }
+        #expect(owner.readsOnMain.recorded == [true, true, true, true])
+        owner.made.feed.dispose()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test nonisolated func makingItOffTheClosuresActorStops() async {
         // Off the main actor here (a nonisolated test), so the first read must not run: it stops.
         await #expect(processExitsWith: .failure) {
             _ = Receiver.make(with: .hot, observing: { 0 }, isolation: MainActor.shared)
         }
     }
+}
+
+/// A main-actor owner that makes its feed in a `lazy` property's initializer, where Swift passes
+/// no actor (`#isolation` is `nil`) although the closure reads the main-actor model.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+@MainActor private final class LazyFeedOwner {
+    let model = MainModel()
+    /// Whether each read ran on the main queue.
+    let readsOnMain = History<Bool>()
+    lazy var made = Receiver.make(
+        with: .warm(upTo: 1),
+        observing: { [model, readsOnMain] in
+            readsOnMain.record(isOnMainQueue())
+            return model.a
+        })
 }

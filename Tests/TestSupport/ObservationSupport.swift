@@ -39,6 +39,17 @@ public import Observation
     public init() {}
 }
 
+/// Whether the caller runs on the main queue, where the main actor's jobs run. (Not
+/// `Thread.isMainThread`: on Linux, once the test runner calls `dispatchMain()`, worker threads
+/// drain the main queue.)
+public func isOnMainQueue() -> Bool { DispatchQueue.getSpecific(key: mainQueueKey) != nil }
+
+private let mainQueueKey: DispatchSpecificKey<Void> = {
+    let key = DispatchSpecificKey<Void>()
+    DispatchQueue.main.setSpecific(key: key, value: ())
+    return key
+}()
+
 /// Records values from any thread and lets a test await each one (the suites' time limits bound
 /// every wait).
 public final class Arrivals<Value: Sendable>: Sendable {

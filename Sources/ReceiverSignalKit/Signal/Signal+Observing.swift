@@ -34,9 +34,11 @@ extension Signal where E == NoError {
     /// > Note: `read` runs on `isolation`, the actor of the code that makes the signal, by default:
     /// > made on the main actor (a view model), it reads, and so sends, on main, in a main-actor
     /// > job of its own after each change — and it must be started on main, where the first read
-    /// > happens. Made in nonisolated code, the first read happens on the starting thread and the
-    /// > next ones in a task on the global concurrent executor: a model changed on another thread
-    /// > meanwhile must then be safe to read there (isolate it to an actor instead).
+    /// > happens. Where Swift passes no actor (`#isolation` is `nil` in a `lazy` property's
+    /// > initializer, even in a main-actor class), a start on the main queue reads on the main
+    /// > actor too. Started elsewhere in nonisolated code, the first read happens on the starting
+    /// > thread and the next ones in a task on the global concurrent executor: a model changed on
+    /// > another thread meanwhile must then be safe to read there (isolate it to an actor instead).
     ///
     /// Disposing a start stops its reads: nothing is sent after `dispose()` returns, and `read` is
     /// released by that start (each start holds it; the signal itself holds it as long as it
@@ -45,7 +47,7 @@ extension Signal where E == NoError {
     /// - Parameters:
     ///   - read: Reads `@Observable` properties and returns the value to send.
     ///   - isolation: The actor `read` runs on. Leave it out: it is the caller's, which is the
-    ///     closure's own.
+    ///     closure's own. `nil` means the main actor for a start on the main queue.
     /// - Precondition: Each start happens on `isolation`.
     @_disfavoredOverload
     public convenience init(observing read: @escaping () -> T, isolation: (any Actor)? = #isolation) {
