@@ -31,7 +31,8 @@ func search(_ query: String) -> Signal<[String], NoError> {
     var query = ""
     /// What the list shows: the latest results, set on main. Starts searching when the view
     /// first reads it. `[weak self]`: the model owns what it starts, so the closure must not own
-    /// the model.
+    /// the model. (Swift passes no actor to a `lazy` initializer, even here; made on main, the
+    /// signal reads on main all the same.)
     @ObservationIgnored private(set) lazy var results: Observed<[String]> =
         (Signal(observing: { [weak self] in self?.query ?? "" })
         |> distinctUntilChanged
