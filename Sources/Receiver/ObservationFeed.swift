@@ -9,6 +9,12 @@
 // same job is read at once (they coalesce). One read at a time: a change during a read marks it
 // dirty, and the read schedules the next when it is done, so the last change is always read.
 //
+// Without an actor (reads on the global executor), the model may change on another thread while
+// a read runs. Observation installs a read's tracking after the read returns, so a change between
+// a property's read and that moment would never be read; such a feed reads twice, tracking both
+// (see `track()`): the second read sees that change, and a change during the second fires the
+// first tracking. A change may then be read, and delivered, twice.
+//
 // Where Swift gives no actor, `#isolation` is `nil`: in nonisolated code, but also in a `lazy`
 // property's initializer, even in a main-actor class, whose closure still reads main-actor state.
 // Made there on the main queue, reading later from the global executor would race the model's
@@ -63,7 +69,13 @@ final class ObservationFeed<Value>: Disposable, Sendable {
             return (read, deliver)
         }
         guard let (read, deliver) = taken else { return }
-        let value = withObservationTracking(read, onChange: { [self] in changed() })
+        var value = withObservationTracking(read, onChange: { [self] in changed() })
+        if isolation == nil {
+            // Observation installs the tracking once `read` returns, so a change made on another
+            // thread between a property's read and then reaches no one. Read again, tracked: this
+            // read sees that change, and a change during it fires the first tracking.
+            value = withObservationTracking(read, onChange: { [self] in changed() })
+        }
         if ReceiverLock(for: self).withLock({ self.deliver != nil }) { deliver(value) }
         let again = ReceiverLock(for: self).withLock { () -> Bool in
             guard self.read != nil, case .reading(let dirty) = phase else { return false }

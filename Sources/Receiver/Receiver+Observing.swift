@@ -35,7 +35,9 @@ extension Receiver {
     /// > on the main queue, it reads on the main actor too: a `lazy` property's initializer gets no
     /// > `#isolation` even in a main-actor class. Made in other nonisolated code, it reads in a
     /// > task on the global concurrent executor: a model changed on another thread meanwhile must
-    /// > then be safe to read there (isolate it to an actor instead, which is what this is built for).
+    /// > then be safe to read there (isolate it to an actor instead, which is what this is built for),
+    /// > and each read runs `read` twice, so that a change made while it runs is not missed (such a
+    /// > change may be broadcast twice).
     ///
     /// `feed.dispose()` stops the reads and releases `read` (a weak reference to what it captured
     /// becomes `nil`); dispose it on `isolation` and nothing is broadcast after it returns (from

@@ -174,6 +174,39 @@ import Testing
     }
 
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test nonisolated func aChangeFromAnotherThreadWhileAReadRunsIsReadAfterIt() async {
+        let model = LockedModel()
+        let changesDuringReads = History<Int>()  // touched by the reads only, one at a time
+        // Made in nonisolated code: the reads run on the global executor. The read that finds 1
+        // has another thread set 2 after reading, before Observation tracks what it read.
+        let (receiver, feed) = Receiver.make(
+            with: .warm(upTo: 1),
+            observing: {
+                let value = model.a
+                if value == 1, changesDuringReads.recorded.isEmpty {
+                    changesDuringReads.record(2)
+                    let written = DispatchSemaphore(value: 0)
+                    Thread {
+                        model.a = 2
+                        written.signal()
+                    }
+                    .start()
+                    written.wait()
+                }
+                return value
+            })
+        let arrivals = Arrivals<Int>()
+        receiver.listen(to: arrivals.record)
+        var next = arrivals.stream.makeAsyncIterator()
+        #expect(await next.next() == 0)
+        model.a = 1
+        await next.wait(for: 2)  // read after it, not lost
+        let history = arrivals.history.recorded
+        #expect(history == history.sorted())
+        feed.dispose()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func nothingIsBroadcastAfterDisposeAndTheClosureIsReleased() async {
         let model = MainModel()
         weak var weakCapture: Witness?

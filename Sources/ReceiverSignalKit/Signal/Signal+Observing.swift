@@ -38,7 +38,9 @@ extension Signal where E == NoError {
     /// > initializer, even in a main-actor class), a start on the main queue reads on the main
     /// > actor too. Started elsewhere in nonisolated code, the first read happens on the starting
     /// > thread and the next ones in a task on the global concurrent executor: a model changed on
-    /// > another thread meanwhile must then be safe to read there (isolate it to an actor instead).
+    /// > another thread meanwhile must then be safe to read there (isolate it to an actor instead),
+    /// > and each read runs `read` twice, so that a change made while it runs is not missed (such a
+    /// > change may be sent twice).
     ///
     /// Disposing a start stops its reads: nothing is sent after `dispose()` returns, and `read` is
     /// released by that start (each start holds it; the signal itself holds it as long as it
