@@ -11,8 +11,8 @@
 //
 // Without an actor (reads on the global executor), the model may change on another thread while
 // a read runs. Observation installs a read's tracking after the read returns, so a change between
-// a property's read and that moment would never be read; such a feed reads twice, tracking both
-// (see `track()`): the second read sees that change, and a change during the second fires the
+// a property's read and that moment would never be read; such a feed reads twice, tracking both:
+// the second read sees that change, and a change during the second fires the
 // first tracking. A change may then be read, and delivered, twice.
 //
 // Where Swift gives no actor, `#isolation` is `nil`: in nonisolated code, but also in a `lazy`
@@ -70,10 +70,7 @@ final class ObservationFeed<Value>: Disposable, Sendable {
         }
         guard let (read, deliver) = taken else { return }
         var value = withObservationTracking(read, onChange: { [self] in changed() })
-        if isolation == nil {
-            // Observation installs the tracking once `read` returns, so a change made on another
-            // thread between a property's read and then reaches no one. Read again, tracked: this
-            // read sees that change, and a change during it fires the first tracking.
+        if isolation == nil {  // the change another thread made before that tracking was installed
             value = withObservationTracking(read, onChange: { [self] in changed() })
         }
         if ReceiverLock(for: self).withLock({ self.deliver != nil }) { deliver(value) }
