@@ -189,12 +189,18 @@ public final class Receiver<Wave> {
     ///
     /// Dropping the returned disposable does not stop the listener; call `dispose()`.
     ///
-    /// - Parameter handler: Called with each wave; calls never overlap.
+    /// - Parameters:
+    ///   - handler: Called with each wave; calls never overlap.
+    ///   - isolation: The caller's actor, filled in by Swift; leave it out.
+    ///   - fileID: The caller's file, filled in by Swift; leave it out.
+    ///   - line: The caller's line, filled in by Swift; leave it out.
     /// - Returns: What stops the listener. After its `dispose()` returns, `handler` is not called
     ///   again, and it is released.
     /// - Complexity: Amortised O(1), plus the replay.
     @inlinable @discardableResult
-    public func listen(to handler: @escaping Handler) -> any Disposable {
+    public func listen(
+        to handler: @escaping Handler, isolation: (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
+    ) -> any Disposable {
         if let attach { return attach(handler) }
         let lock = lock
         let listener = Listener(lock: lock, handler: handler)
@@ -206,6 +212,17 @@ public final class Receiver<Wave> {
             pending = lock.withLock { listener.takeHeld() }
         }
         return listener
+    }
+
+    /// Receiver 0.0.5's exact signature of ``listen(to:isolation:fileID:line:)``, kept so that a
+    /// reference to `receiver.listen(to:)` has its type. Calls choose the form above.
+    ///
+    /// ```swift
+    /// let listen: (@escaping (Int) -> Void) -> any Disposable = receiver.listen(to:)
+    /// ```
+    @_disfavoredOverload @inlinable @discardableResult
+    public func listen(to handler: @escaping Handler) -> any Disposable {
+        listen(to: handler, isolation: nil)
     }
 }
 

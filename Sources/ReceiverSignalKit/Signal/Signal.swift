@@ -67,11 +67,15 @@ public final class Signal<T, E> {
     ///   - next: Called with each value.
     ///   - error: Called with the error that terminates the run, if any.
     ///   - completed: Called if the run completes.
+    ///   - isolation: The caller's actor, filled in by Swift; leave it out.
+    ///   - fileID: The caller's file, filled in by Swift; leave it out.
+    ///   - line: The caller's line, filled in by Swift; leave it out.
     /// - Returns: What stops the run: disposing it stops the handlers and disposes what the
     ///   generator returned. Dropping it without `dispose()` does not stop the run.
     @discardableResult
     @inlinable public func start(
-        next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil
+        next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil,
+        isolation: (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
     ) -> any Disposable {
         run(next, error, completed)
     }
@@ -87,10 +91,14 @@ public final class Signal<T, E> {
     ///   - next: Called with each value.
     ///   - error: Called with the error that terminates the run, if any.
     ///   - completed: Called if the run completes.
+    ///   - isolation: The caller's actor, filled in by Swift; leave it out.
+    ///   - fileID: The caller's file, filled in by Swift; leave it out.
+    ///   - line: The caller's line, filled in by Swift; leave it out.
     /// - Returns: What stops the run.
     @discardableResult
     @inlinable public func startStandalone(
-        next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil
+        next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil,
+        isolation: (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
     ) -> any Disposable {
         run(next, error, completed)
     }
@@ -107,10 +115,57 @@ public final class Signal<T, E> {
     ///   - next: Called with each value.
     ///   - error: Called with the error that terminates the run, if any.
     ///   - completed: Called if the run completes.
+    ///   - isolation: The caller's actor, filled in by Swift; leave it out.
     ///   - file: The file named by the leak assertion.
     ///   - line: The line named by the leak assertion.
     /// - Returns: What stops the run, checked for leaks.
     @discardableResult
+    public func startStrict(
+        next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil,
+        isolation: (any Actor)? = #isolation, file: String = #file, line: Int = #line
+    ) -> any Disposable {
+        run(next, error, completed).strict(file: file, line: line)
+    }
+
+    /// SwiftSignalKit's exact signature of ``start(next:error:completed:isolation:fileID:line:)``,
+    /// kept so that a reference to `signal.start(next:error:completed:)` has its type. Calls choose
+    /// the form above, which knows its caller's actor and call site.
+    ///
+    /// ```swift
+    /// let start: (((Int) -> Void)?, ((NoError) -> Void)?, (() -> Void)?) -> any Disposable =
+    ///     signal.start(next:error:completed:)
+    /// ```
+    @_disfavoredOverload @discardableResult
+    @inlinable public func start(
+        next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil
+    ) -> any Disposable {
+        run(next, error, completed)
+    }
+
+    /// SwiftSignalKit's exact signature of
+    /// ``startStandalone(next:error:completed:isolation:fileID:line:)``, kept so that a reference to
+    /// `signal.startStandalone(next:error:completed:)` has its type.
+    ///
+    /// ```swift
+    /// let start: (((Int) -> Void)?, ((NoError) -> Void)?, (() -> Void)?) -> any Disposable =
+    ///     signal.startStandalone(next:error:completed:)
+    /// ```
+    @_disfavoredOverload @discardableResult
+    @inlinable public func startStandalone(
+        next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil
+    ) -> any Disposable {
+        run(next, error, completed)
+    }
+
+    /// SwiftSignalKit's exact signature of
+    /// ``startStrict(next:error:completed:isolation:file:line:)``, kept so that a reference to
+    /// `signal.startStrict(next:error:completed:file:line:)` has its type.
+    ///
+    /// ```swift
+    /// let start: (((Int) -> Void)?, ((NoError) -> Void)?, (() -> Void)?, String, Int) -> any Disposable =
+    ///     signal.startStrict(next:error:completed:file:line:)
+    /// ```
+    @_disfavoredOverload @discardableResult
     public func startStrict(
         next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil, file: String = #file,
         line: Int = #line
