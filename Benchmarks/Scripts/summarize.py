@@ -4,7 +4,8 @@ the median (p50) wall-clock time and malloc count per unit of work, and the medi
 then each target ratio of the core's and the adapter's workloads, and the rows of SwiftSignalKit's
 own benchmark workloads beside OpenCombine and their floors, computed within each run (numerator
 and denominator from the same run, so machine noise mostly cancels) with its median over runs;
-then W9's bytes per live subscription (a custom metric, one figure per iteration) against the
+then the delivery ratios again with the listener's own cost ("W1 floor: the listener alone") taken
+off both sides; then W9's bytes per live subscription (a custom metric, one figure per iteration) against the
 adapter's targets.
 
 Figures marked `*` by package-benchmark are already divided by the benchmark's scaling factor
@@ -70,6 +71,8 @@ for name in names:
 # nearest equivalent.
 RATIOS = [
     ("W1 hot 1 listener / closures + lock", "W1 Receiver .hot", "W1 floor: closure array + lock", 2.0),
+    ("W1 hot 1 listener / one closure under a lock", "W1 Receiver .hot", "W1 floor: one closure under a lock", None),
+    ("W1 OpenCombine Passthrough / Receiver .hot", "W1 OpenCombine PassthroughSubject", "W1 Receiver .hot", None),
     ("W2 per delivery / plain closure call", "W2 Receiver .hot", "W2 floor: closure array", 1.3),
     ("W3 10,000 others / none", "W3 Receiver listen + dispose, 10000 others", "W3 Receiver listen + dispose, 0 others", 1.5),
     ("W3 none / append + remove", "W3 Receiver listen + dispose, 0 others", "W3 floor: append + remove a closure", 3.0),
@@ -119,6 +122,33 @@ for what, numerator, denominator, target in RATIOS:
     verdict = "" if target is None else ("yes" if median <= target else "NO")
     print(f"{what:45} {median:7.2f} {target if target is not None else float('nan'):7.2f}  {verdict:3}  "
           f"{' '.join(f'{r:.2f}' for r in ratios)}")
+
+# The same delivery ratios with the listener's own cost taken off both sides: every row calls the
+# benchmark's listener (`Tally`'s handler, `calls` times per unit), which costs the same whoever
+# calls it, so the plain ratio is pulled towards 1 by a constant that depends on the harness. Less
+# "W1 floor: the listener alone", the ratio compares only what each side adds to the calls.
+LESS_LISTENER = [
+    ("W1 hot 1 listener / closures + lock", "W1 Receiver .hot", "W1 floor: closure array + lock", 1),
+    ("W1 hot 1 listener / one closure under a lock", "W1 Receiver .hot", "W1 floor: one closure under a lock", 1),
+    ("W1 closures + lock / closures", "W1 floor: closure array + lock", "W1 floor: closure array", 1),
+    ("W2 per delivery / plain closure call", "W2 Receiver .hot", "W2 floor: closure array", 1),
+    ("W4 warm(64) broadcast / closures + lock", "W4 Receiver .warm(upTo: 64) broadcast", "W1 floor: closure array + lock", 1),
+    ("W6 ValuePromise set / 10 closures", "W6 ValuePromise set, 10 subscribers", "W6 floor: 10 closures", 10),
+    ("W8 2 threads / lock floor, 2 threads", "W8 Receiver .hot, 2 threads", "W8 floor: closure array + lock, 2 threads", 1),
+]
+LISTENER = "W1 floor: the listener alone"
+print()
+print(f"less the listener's own cost (\"{LISTENER}\", per call, from the same run):")
+print(f"{'ratio':45} {'median':>7}  {'ours − listener':>16} {'floor − listener':>17}  per-run")
+for what, numerator, denominator, calls in LESS_LISTENER:
+    rows = [(run[numerator]["ns"] - calls * run[LISTENER]["ns"], run[denominator]["ns"] - calls * run[LISTENER]["ns"])
+            for run in runs if all("ns" in run.get(name, {}) for name in (numerator, denominator, LISTENER))]
+    rows = [(ours, floor) for ours, floor in rows if floor > 0]
+    if not rows:
+        continue
+    ratios = [ours / floor for ours, floor in rows]
+    print(f"{what:45} {statistics.median(ratios):7.2f}  {statistics.median(o for o, _ in rows):13.1f} ns "
+          f"{statistics.median(f for _, f in rows):14.1f} ns  {' '.join(f'{r:.2f}' for r in ratios)}")
 
 # (what, ours, OpenCombine's nearest equivalent, floor, target bytes): the adapter's targets.
 BYTES = [

@@ -34,6 +34,33 @@ let benchmarks: @Sendable () -> Void = {
 func registerHotOneListener() {
     let units = BenchmarkScalingFactor.kilo, n = units.rawValue
 
+    // What every workload's listener costs by itself (the tally's handler, called directly): the
+    // same in every row, so a ratio of two rows is nearer 1 than the ratio of what the libraries
+    // add. Subtract it from both to compare what a library adds to the call of a handler.
+    Benchmark("W1 floor: the listener alone", configuration: configuration(units: units)) { benchmark in
+        let tally = Tally(), handler = tally.handler()
+        benchmark.startMeasurement()
+        for wave in benchmark.scaledIterations { handler(wave) }
+        benchmark.stopMeasurement()
+        tally.expect(count: n, sum: sumOfWaves(n), "W1 floor: the listener alone")
+    }
+
+    // The least a thread-safe broadcast to one listener can do: one uncontended lock round trip
+    // around the call. No array, so no exclusivity check on a stored array (which the array
+    // floors pay, and which costs more than the call on Linux).
+    Benchmark("W1 floor: one closure under a lock", configuration: configuration(units: units)) { benchmark in
+        let tally = Tally(), handler = tally.handler(), mutex = FloorMutex()
+        benchmark.startMeasurement()
+        for wave in benchmark.scaledIterations {
+            mutex.lock()
+            handler(wave)
+            mutex.unlock()
+        }
+        benchmark.stopMeasurement()
+        mutex.destroy()
+        tally.expect(count: n, sum: sumOfWaves(n), "W1 floor: one closure under a lock")
+    }
+
     Benchmark("W1 floor: closure array", configuration: configuration(units: units)) { benchmark in
         let tally = Tally(), subject = ClosureArray()
         subject.add(tally.handler())
