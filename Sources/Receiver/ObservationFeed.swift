@@ -15,6 +15,24 @@
 // the second read sees that change, and a change during the second fires the
 // first tracking. A change may then be read, and delivered, twice.
 //
+// What no read can do: see a value stored after the `willSet` that scheduled it. Observation's
+// public API reports nothing after the store (its `didSet` tracking is SPI), so a model that
+// stores a while after `withMutation`'s `willSet`, with its getter free to read meanwhile, may be
+// read in that moment: the read returns the old value and installs its tracking after the
+// `willSet` has fired, and nothing reads again until the next change. Any number of reads can
+// fall in that moment (the changing thread may be held there for as long as the system likes),
+// and reading on until the value changes would never end for a change to an equal value, or a
+// property that did not change in the end. So the promise is for models whose getter, once the
+// `willSet` has been reported, returns the new value or waits for it: a model changed on the
+// feed's actor (the read is a later job there), and a model whose lock, which its getter takes,
+// is held around `withMutation` and the store (the read waits for the store). The docs say so.
+//
+// `dispose()` keeps "nothing after it returns": a delivery runs with `deliveringThread` set and
+// `delivery` entered, and a `dispose()` from another thread waits for it to end (from the
+// delivering thread itself, inside the delivery, it cannot and need not: nothing is delivered
+// after the delivery under way). A read under way needs no wait: it delivers only if `deliver` is
+// still there when it is done.
+//
 // Where Swift gives no actor, `#isolation` is `nil`: in nonisolated code, but also in a `lazy`
 // property's initializer, even in a main-actor class, whose closure still reads main-actor state.
 // Made there on the main queue, reading later from the global executor would race the model's
@@ -24,10 +42,20 @@
 // Not Observation's `Observations` sequence, which does the same where it exists (macOS 26, iOS 26,
 // and Linux): it needs a `@Sendable` closure and a `Sendable` value (a non-`Sendable` model could
 // not be read), and it is iterated asynchronously, so the first value could not be delivered
-// during `make` or `start`. `withObservationTracking` serves every OS that has Observation.
+// during `make` or `start`. `withObservationTracking` serves every OS that has Observation. Nor
+// would it read the last value of more models: it, too, learns of a change from `willSet` alone,
+// and then reads its closure on that closure's actor.
 
 internal import Dispatch
 internal import Observation
+
+#if canImport(Darwin)
+internal import Darwin
+#elseif canImport(Glibc)
+internal import Glibc
+#elseif canImport(Musl)
+internal import Musl
+#endif
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 final class ObservationFeed<Value>: Disposable, Sendable {
@@ -46,6 +74,10 @@ final class ObservationFeed<Value>: Disposable, Sendable {
     nonisolated(unsafe) private var read: (() -> Value)?
     nonisolated(unsafe) private var deliver: ((Value) -> Void)?
     nonisolated(unsafe) private var phase = Phase.idle
+    /// The thread running `deliver` now, if one is; only touched under the lock.
+    nonisolated(unsafe) private var deliveringThread: pthread_t?
+    /// Entered while `deliver` runs (one delivery at a time): what `dispose()` waits on.
+    private let delivery = DispatchGroup()
 
     /// `isolation` is the caller's; with none, the main actor if this runs on the main queue.
     init(isolation: (any Actor)?, read: @escaping () -> Value, deliver: @escaping (Value) -> Void) {
@@ -73,7 +105,20 @@ final class ObservationFeed<Value>: Disposable, Sendable {
         if isolation == nil {  // the change another thread made before that tracking was installed
             value = withObservationTracking(read, onChange: { [self] in changed() })
         }
-        if ReceiverLock(for: self).withLock({ self.deliver != nil }) { deliver(value) }
+        // Entering the group under the lock (an atomic count, no user code) makes "disposed" and
+        // "delivering" one decision: a `dispose()` either comes first, and nothing is delivered,
+        // or it sees this delivery and waits for it.
+        let delivering = ReceiverLock(for: self).withLock { () -> Bool in
+            guard self.deliver != nil else { return false }
+            deliveringThread = pthread_self()
+            delivery.enter()
+            return true
+        }
+        if delivering {
+            deliver(value)
+            ReceiverLock(for: self).withLock { deliveringThread = nil }
+            delivery.leave()
+        }
         let again = ReceiverLock(for: self).withLock { () -> Bool in
             guard self.read != nil, case .reading(let dirty) = phase else { return false }
             phase = dirty ? .scheduled : .idle
@@ -105,12 +150,17 @@ final class ObservationFeed<Value>: Disposable, Sendable {
     }
 
     /// Stops reading and releases the closure and `deliver` (after unlocking: their captures'
-    /// `deinit`s are user code). A read under way on another thread may still deliver.
+    /// `deinit`s are user code). Nothing is delivered after it returns: called on another thread
+    /// than a delivery under way, it waits for that delivery to end; called from inside the read
+    /// or the delivery, it returns at once, and nothing more is delivered.
     func dispose() {
-        let taken = ReceiverLock(for: self).withLock { () -> ((() -> Value)?, ((Value) -> Void)?) in
+        let (taken, waits) = ReceiverLock(for: self).withLock {
+            () -> (((() -> Value)?, ((Value) -> Void)?), Bool) in
             defer { (read, deliver) = (nil, nil) }
-            return (read, deliver)
+            let waits = deliveringThread.map { pthread_equal($0, pthread_self()) == 0 } ?? false
+            return ((read, deliver), waits)
         }
+        if waits { delivery.wait() }
         _ = taken
     }
 }

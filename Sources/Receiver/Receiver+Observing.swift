@@ -25,9 +25,23 @@ extension Receiver {
     /// change before the property is set (in its `willSet`), so the change schedules a new read
     /// instead of reading on the spot. Each read tracks what it reads, so the set of properties may
     /// change from one read to the next (`{ model.showsAll ? model.all : model.favourites }`).
-    /// Changes made together, in one job of the closure's actor, may be read once, as one value;
-    /// the last change is always read. Equal consecutive values are broadcast as they come: add
-    /// ``skipRepeats()`` to drop them.
+    /// Changes made together, in one job of the closure's actor, may be read once, as one value.
+    /// Equal consecutive values are broadcast as they come: add ``skipRepeats()`` to drop them.
+    ///
+    /// **The last value.** Observation reports nothing once the new value is stored, so the last
+    /// change is always read for a model whose getter, once the change's `willSet` has been
+    /// reported, returns the new value or waits for it:
+    /// - a model changed only on `isolation`, the actor `read` runs on: a main-actor view model
+    ///   read on main, or any model isolated to that actor (each read is a job of its own there,
+    ///   after the job that made the change);
+    /// - a thread-safe model whose setter holds its lock around `withMutation(keyPath:)` *and* the
+    ///   store, its getter taking the same lock (a read waits for the store).
+    ///
+    /// A model changed on another thread that stores after `willSet` without such a lock
+    /// (`set { withMutation(keyPath: \.x) { lock.withLock { _x = newValue } } }`) may be read in
+    /// between: that read broadcasts the old value again, and the new one comes only with the next
+    /// change to a property `read` reads. Hold the lock around `withMutation` too, or isolate the
+    /// model to an actor.
     ///
     /// > Note: `read` runs on `isolation`, the caller's actor by default: made on the main actor
     /// > (a view model's `init`, a view), it reads on main, and the waves are broadcast on main, in
@@ -35,14 +49,15 @@ extension Receiver {
     /// > on the main queue, it reads on the main actor too: a `lazy` property's initializer gets no
     /// > `#isolation` even in a main-actor class. Made in other nonisolated code, it reads in a
     /// > task on the global concurrent executor: a model changed on another thread meanwhile must
-    /// > then be safe to read there (isolate it to an actor instead, which is what this is built for),
-    /// > and each read runs `read` twice, so that a change made while it runs is not missed (such a
-    /// > change may be broadcast twice).
+    /// > then be safe to read there, and locked as above (or isolate it to an actor instead, which
+    /// > is what this is built for); each read runs `read` twice, so that a change made while it
+    /// > runs is not missed (such a change may be broadcast twice).
     ///
     /// `feed.dispose()` stops the reads and releases `read` (a weak reference to what it captured
-    /// becomes `nil`); dispose it on `isolation` and nothing is broadcast after it returns (from
-    /// another thread, a read already under way may still broadcast, as for any broadcast from
-    /// another thread). Like a `Task`, dropping the feed does not stop it: the models `read`
+    /// becomes `nil`). Nothing is broadcast after it returns: called on another thread while a
+    /// broadcast of the feed is under way, it waits for that broadcast to end (so do not call it
+    /// holding something the listeners wait for); called from inside `read` or a listener, it
+    /// returns at once. Like a `Task`, dropping the feed does not stop it: the models `read`
     /// tracks keep it until it is disposed.
     ///
     /// - Parameters:

@@ -80,8 +80,11 @@ public final class TestScheduler: Sendable {
     /// ```
     ///
     /// Its `async`, `sync`, `justDispatch`, `justDispatchWithQoS`, `after` and `isCurrent()` work as
-    /// on a real `Queue` made by `Queue(name:)`, on virtual time; `sync` from outside runs its
-    /// closure at once, on the calling thread, as the queue's work (nothing else runs meanwhile).
+    /// on a real `Queue` made by `Queue(name:)`, on virtual time. `sync` from outside runs its
+    /// closure on the calling thread, as the queue's work, and, as on a real serial queue, never
+    /// beside the queue's other work: called from another thread while the scheduler runs the
+    /// queue's work, it waits until that work is done, and the scheduler waits for it before it
+    /// runs more of the queue's work. From inside the queue's own work it runs inline.
     /// Its `queue` property is a dispatch queue of its own that none of this uses: work given to that
     /// dispatch queue directly runs in real time.
     ///
@@ -182,6 +185,8 @@ final class Clock: VirtualClock {
     }
 
     private let state = Locked(State())
+    /// Which thread runs each queue's work now: what makes a queue serial across threads.
+    private let occupancy = Occupancy()
 
     var nanosecondsNow: Int64 { state.withLock { $0.now } }
     var now: Double { Double(nanosecondsNow) / 1e9 }
@@ -218,8 +223,10 @@ final class Clock: VirtualClock {
         _ = removed  // released here, after unlocking
     }
 
+    /// Waits while another thread runs `queue`'s work (the scheduler's, or another `sync`), as a
+    /// real serial queue's `sync` does; runs at once on a thread that is running it already.
     func runNow(on queue: VirtualQueue, _ work: () -> Void) {
-        CurrentQueue.run(queue, work)
+        occupancy.run(queue) { CurrentQueue.run(queue, work) }
     }
 
     func isRunning(_ queue: VirtualQueue) -> Bool {
@@ -252,7 +259,7 @@ final class Clock: VirtualClock {
             }
             guard let next else { break }
             ran += 1
-            CurrentQueue.run(next.queue, next.work)
+            occupancy.run(next.queue) { CurrentQueue.run(next.queue, next.work) }
         }
         return state.withLock { $0.entries.isEmpty }
     }
@@ -279,5 +286,56 @@ enum CurrentQueue {
 
     static func `is`(_ queue: VirtualQueue) -> Bool {
         pthread_getspecific(slot) == Unmanaged.passUnretained(queue).toOpaque()
+    }
+}
+
+/// Which thread runs each virtual queue's work now, so that a queue's work never overlaps itself:
+/// work the scheduler runs waits for a `sync` on another thread, and a `sync` waits for the work
+/// running there, as on a serial dispatch queue. A thread that already runs the queue's work runs
+/// more of it at once (a `sync` onto it from inside it, through another queue's `sync`), where
+/// Dispatch would deadlock.
+///
+/// A mutex and a condition of its own: the waiting happens with no lock held.
+final class Occupancy: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let released = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// Only touched under `mutex`: the thread running each queue's work, and how deeply.
+    private var owners: [ObjectIdentifier: (thread: pthread_t, depth: Int)] = [:]
+
+    init() {
+        mutex.initialize(to: pthread_mutex_t())
+        released.initialize(to: pthread_cond_t())
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(released, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(released)
+        pthread_mutex_destroy(mutex)
+        released.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Runs `work` as `queue`'s, once no other thread runs that queue's work. The caller holds
+    /// `queue` meanwhile, so its identifier stays its own.
+    func run(_ queue: VirtualQueue, _ work: () -> Void) {
+        let (key, me) = (ObjectIdentifier(queue), pthread_self())
+        pthread_mutex_lock(mutex)
+        while let owner = owners[key], pthread_equal(owner.thread, me) == 0 {
+            pthread_cond_wait(released, mutex)
+        }
+        owners[key] = (me, (owners[key]?.depth ?? 0) + 1)
+        pthread_mutex_unlock(mutex)
+        defer {
+            pthread_mutex_lock(mutex)
+            if let owner = owners[key], owner.depth > 1 {
+                owners[key] = (owner.thread, owner.depth - 1)
+            } else {
+                owners[key] = nil
+                pthread_cond_broadcast(released)
+            }
+            pthread_mutex_unlock(mutex)
+        }
+        work()
     }
 }

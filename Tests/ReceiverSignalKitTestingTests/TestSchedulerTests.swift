@@ -158,6 +158,93 @@ import Musl
         #expect(scheduler.now == 0)
     }
 
+    // `sync` from another thread while the scheduler runs the queue's work, and the reverse:
+    // neither overlaps the other, as on a real serial queue. Each waits for the other thread with
+    // a bounded wait; the one-second window only gives a broken `sync` the chance to overlap (a
+    // slow thread makes the test pass without proving anything, never fail wrongly).
+
+    @Test func syncFromAnotherThreadWaitsForTheQueuesWorkUnderWay() {
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let seen = History<String>()
+        let (working, release, advanced, synced) =
+            (
+                DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0),
+                DispatchSemaphore(value: 0)
+            )
+        queue.async {
+            working.signal()
+            _ = release.wait(timeout: .now() + 10)
+            seen.record("work ends")
+        }
+        DispatchQueue.global().async {
+            scheduler.advance()
+            advanced.signal()
+        }
+        #expect(working.wait(timeout: .now() + 10) == .success)
+        DispatchQueue.global().async {
+            queue.sync { seen.record("sync, current \(queue.isCurrent())") }
+            synced.signal()
+        }
+        #expect(synced.wait(timeout: .now() + 1) == .timedOut)  // waiting for the work
+        release.signal()
+        #expect(synced.wait(timeout: .now() + 10) == .success)
+        #expect(advanced.wait(timeout: .now() + 10) == .success)
+        #expect(seen.recorded == ["work ends", "sync, current true"])
+    }
+
+    @Test func theSchedulerWaitsForASyncFromAnotherThreadBeforeRunningTheQueuesWork() {
+        let scheduler = TestScheduler()
+        let (queue, other) = (scheduler.queue(name: "busy"), scheduler.queue(name: "other"))
+        let seen = History<String>()
+        let (syncing, release, synced, advanced) =
+            (
+                DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0),
+                DispatchSemaphore(value: 0)
+            )
+        DispatchQueue.global().async {
+            queue.sync {
+                syncing.signal()
+                _ = release.wait(timeout: .now() + 10)
+                seen.record("sync ends")
+            }
+            synced.signal()
+        }
+        #expect(syncing.wait(timeout: .now() + 10) == .success)
+        other.async { seen.record("other queue's work") }  // not held up
+        queue.async { seen.record("work") }
+        DispatchQueue.global().async {
+            scheduler.advance()
+            advanced.signal()
+        }
+        #expect(advanced.wait(timeout: .now() + 1) == .timedOut)  // waiting for the sync
+        release.signal()
+        #expect(advanced.wait(timeout: .now() + 10) == .success)
+        #expect(synced.wait(timeout: .now() + 10) == .success)
+        #expect(seen.recorded == ["other queue's work", "sync ends", "work"])
+    }
+
+    /// From inside the queue's own work, on the advancing thread, `sync` runs inline, also when it
+    /// comes back through another queue's `sync`; the advance runs on a thread of its own, so that
+    /// a deadlock fails the bounded wait instead of hanging the suite.
+    @Test func syncFromInsideTheQueuesOwnWorkRunsInline() {
+        let scheduler = TestScheduler()
+        let (a, b) = (scheduler.queue(name: "a"), scheduler.queue(name: "b"))
+        let seen = History<String>()
+        let advanced = DispatchSemaphore(value: 0)
+        a.async {
+            a.sync { seen.record("a in a") }
+            b.sync { a.sync { seen.record("a in b in a, current \(a.isCurrent())") } }
+            seen.record("a ends")
+        }
+        DispatchQueue.global().async {
+            scheduler.advance()
+            advanced.signal()
+        }
+        #expect(advanced.wait(timeout: .now() + 10) == .success)
+        #expect(seen.recorded == ["a in a", "a in b in a, current true", "a ends"])
+    }
+
     @Test func runDrainsTheScheduleAndEndsAtTheLastDueTime() {
         let scheduler = TestScheduler()
         let queue = scheduler.queue()

@@ -1,6 +1,12 @@
 import ReceiverSignalKit
 import Testing
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
 @Suite struct SignalAsyncTests {
     @Test func valuesFinishesOnCompletion() async {
         let signal = Signal<Int, NoError> { subscriber in
@@ -167,6 +173,34 @@ import Testing
             _ = await Signal<Int, NoError>.never().get()
         }
         expectStopped(result, "never()")
+    }
+
+    // Through `then` and `catch`: the operator's start must let go of get()'s handlers once its
+    // running source has let go of its subscriber. If it held them, the child would wait for
+    // good; it stops itself after 20 seconds, without get()'s message.
+
+    @Test func getOfNeverThenASignalStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            alarm(20)
+            _ = await (Signal<Int, NoError>.never() |> then(.single(1))).get()
+        }
+        expectStopped(result, "never() |> then")
+    }
+
+    @Test func getOfNeverCaughtStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            alarm(20)
+            _ = await (Signal<Int, TestError>.never() |> `catch` { _ in Signal<Int, NoError>.single(1) }).get()
+        }
+        expectStopped(result, "never() |> catch")
+    }
+
+    @Test func getOfASignalThenNeverStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            alarm(20)
+            _ = await (Signal<Int, NoError>.complete() |> then(.never())).get()
+        }
+        expectStopped(result, "complete() |> then(never())")
     }
 
     @Test func getOfTheSignalOfAPipeThatIsGoneStopsWithAMessage() async {

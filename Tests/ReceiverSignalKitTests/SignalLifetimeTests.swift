@@ -171,6 +171,43 @@ import Testing
         }
     }
 
+    /// `then` and `catch` whose running source lets go of its subscriber without ending: the
+    /// first signal (`never()`), or the second one. Like a plain start's, the handlers, and what
+    /// they capture, are released then, also when they hold the start themselves (as `get()`'s do).
+    static let sourcesThatLetGo: [(String, Signal<Int, TestError>)] = [
+        ("plain never()", .never()),
+        ("then, first lets go", Signal<Int, TestError>.never() |> then(.single(1))),
+        ("then, second lets go", Signal<Int, TestError>.complete() |> then(.never())),
+        ("catch, first lets go", Signal<Int, TestError>.never() |> `catch` { _ in .single(1) }),
+        ("catch, second lets go", Signal<Int, TestError>.fail(TestError(code: 1)) |> `catch` { _ in .never() }),
+        (
+            "then, first held, then let go",
+            Signal<Int, TestError> { subscriber in
+                let held = Atomic<Subscriber<Int, TestError>?>(value: subscriber)
+                held.swap(nil)
+                return EmptyDisposable
+            } |> then(.single(1))
+        ),
+    ]
+
+    @Test(arguments: 0..<sourcesThatLetGo.count)
+    func aStartWhoseSourceLetsGoReleasesItsHandlersThoughTheyHoldTheStart(_ index: Int) {
+        let (name, signal) = Self.sourcesThatLetGo[index]
+        weak var weakWitness: Witness?
+        weak var weakHolder: MetaDisposable?
+        do {
+            let witness = Witness()
+            let holder = MetaDisposable()
+            (weakWitness, weakHolder) = (witness, holder)
+            holder.set(
+                signal.start(
+                    next: { _ in _ = (witness, holder) }, error: { _ in _ = (witness, holder) },
+                    completed: { _ = (witness, holder) }))
+        }
+        #expect(weakWitness == nil, "\(name)")
+        #expect(weakHolder == nil, "\(name)")
+    }
+
     /// SwiftSignalKit keeps this start alive for good through a retain cycle, and never disposes
     /// `gen`'s disposables; here, once every reference is dropped without `dispose()`, it is freed,
     /// and the promise, freed with it, disposes the run of `gen` it was set to (the migration

@@ -86,6 +86,62 @@ import Testing
         start.dispose()
     }
 
+    // The contract of the core's feed, which each start runs (ReceiverObservingTests has the
+    // rest): the last value of a model whose getter waits for the store once a change is
+    // announced always comes; a model that stores after the announcement with its getter free may
+    // be read in between, and its last change is sent only with the next one. Each test holds a
+    // change made on another thread in that moment until the read it scheduled has run; another
+    // thread, never the test's task, lets it go on (the reads hold threads of the cooperative pool).
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test nonisolated func aModelLockedAroundItsAnnouncementAndStoreSendsItsLastValue() async {
+        let model = AnnouncedModel(locksTheAnnouncement: true)
+        let reads = History<Int>()
+        let scheduledReadStarted = DispatchSemaphore(value: 0)
+        let arrivals = Arrivals<Int>()
+        let start = Signal(observing: {
+            reads.record(reads.recorded.count + 1)
+            if reads.recorded.count == 3 { scheduledReadStarted.signal() }  // 1 and 2: the start's
+            return model.a
+        })
+        .start(next: arrivals.record)
+        var next = arrivals.stream.makeAsyncIterator()
+        #expect(await next.next() == 0)
+        model.betweenAnnouncementAndStore { _ = scheduledReadStarted.wait(timeout: .now() + 10) }
+        Thread { model.a = 1 }.start()
+        #expect(await next.next() == 1)  // the read waited for the store
+        #expect(arrivals.history.recorded == [0, 1])
+        start.dispose()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test nonisolated func aModelThatStoresAfterItsAnnouncementUnlockedMayHaveItsLastChangeSentLate() async {
+        let model = AnnouncedModel(locksTheAnnouncement: false)
+        let arrivals = Arrivals<Int>()
+        let scheduledReadSent = DispatchSemaphore(value: 0)
+        let start = Signal(observing: { model.a }).start(next: { value in
+            arrivals.record(value)
+            if arrivals.history.recorded.count == 2 { scheduledReadSent.signal() }
+        })
+        var next = arrivals.stream.makeAsyncIterator()
+        #expect(await next.next() == 0)
+        model.betweenAnnouncementAndStore { _ = scheduledReadSent.wait(timeout: .now() + 10) }
+        let stored = Arrivals<Bool>()
+        Thread {
+            model.a = 1
+            stored.record(true)
+        }
+        .start()
+        #expect(await next.next() == 0)  // read before the store: the old value, once more
+        var isStored = stored.stream.makeAsyncIterator()
+        await isStored.wait(for: true)
+        model.betweenAnnouncementAndStore(nil)
+        model.a = 2
+        #expect(await next.next() == 2)
+        #expect(arrivals.history.recorded == [0, 0, 2])  // 1 was never sent
+        start.dispose()
+    }
+
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func nothingIsSentAfterDisposeAndTheStartReleasesTheClosure() async {
         let model = MainModel()

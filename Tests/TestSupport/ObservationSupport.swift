@@ -39,6 +39,49 @@ public import Observation
     public init() {}
 }
 
+/// A thread-safe model with a hook inside each change, after Observation's `willSet` and before
+/// the store, that a test uses to hold a change there while a read runs.
+///
+/// `locksTheAnnouncement`: whether its lock is held around `withMutation(keyPath:)` and the
+/// store (a reader waits for the store once the change is announced: the feed never loses the
+/// last value), or around the store only (a reader may see the old value after the announcement).
+///
+/// `@unchecked Sendable`: `stored` and `hook` are only touched under `lock`.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+@Observable public final class AnnouncedModel: @unchecked Sendable {
+    @ObservationIgnored private let lock = NSLock()
+    @ObservationIgnored private let locksTheAnnouncement: Bool
+    @ObservationIgnored private var stored = 0
+    @ObservationIgnored private var hook: (@Sendable () -> Void)?
+
+    public var a: Int {
+        get {
+            access(keyPath: \.a)
+            return lock.withLock { stored }
+        }
+        set {
+            if locksTheAnnouncement {
+                lock.withLock {
+                    withMutation(keyPath: \.a) {
+                        hook?()
+                        stored = newValue
+                    }
+                }
+            } else {
+                withMutation(keyPath: \.a) {
+                    lock.withLock { hook }?()
+                    lock.withLock { stored = newValue }
+                }
+            }
+        }
+    }
+
+    /// Runs `hook` in each later change, between its announcement and its store; `nil` for none.
+    public func betweenAnnouncementAndStore(_ hook: (@Sendable () -> Void)?) { lock.withLock { self.hook = hook } }
+
+    public init(locksTheAnnouncement: Bool) { self.locksTheAnnouncement = locksTheAnnouncement }
+}
+
 /// Whether the caller runs on the main queue, where the main actor's jobs run. (Not
 /// `Thread.isMainThread`: on Linux, once the test runner calls `dispatchMain()`, worker threads
 /// drain the main queue.)

@@ -36,7 +36,8 @@ package protocol VirtualClock: AnyObject, Sendable {
     /// Removes scheduled work that has not run; does nothing for work that ran or for 0.
     func cancel(_ id: UInt64)
 
-    /// Runs `work` at once, on the calling thread, as `queue`'s work (for `Queue.sync`).
+    /// Runs `work` on the calling thread, as `queue`'s work (for `Queue.sync`): once no other
+    /// thread runs `queue`'s work, and at once on a thread that runs it already.
     func runNow(on queue: VirtualQueue, _ work: () -> Void)
 
     /// Whether the calling thread is running `queue`'s work now.

@@ -9,6 +9,19 @@
 /// being disposed on another thread, or from inside its own generator. A terminal event releases
 /// the handlers and then disposes both starts, as a `Subscriber`'s does.
 ///
+/// The signals' handlers do not hold this object: they hold its ``Sender``, which holds it. So
+/// once both sources have let go of their subscribers (`never()` does at once) without ending,
+/// the sender is released, and it releases the downstream's handlers, as a plain start's
+/// subscriber does when its source lets go of it. Without that, handlers that hold the start
+/// (`get()`'s do, through a `MetaDisposable`) would hold this object, which holds them: nothing
+/// would ever be released, and `get()` would wait for good instead of stopping with its message.
+/// The starts themselves stay, to be disposed when this is.
+///
+///     then / catch start ──▶ StartPair ──▶ first, second (the starts) ──▶ their handlers
+///                              ▲   │                                        │
+///                              │   └──▶ downstream handlers                 ▼
+///                              └────────────────────────────────────── Sender
+///
 /// Thread-safe: its lock is the object's stripe of the lock table; no handler is called and nothing
 /// is released under it. The second start may be set before the first: a first signal that ends
 /// synchronously starts the second inside its own `start`. After `dispose()`, a start set in either
@@ -23,6 +36,28 @@
 
     @inlinable init(next: ((T) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?) {
         (self.next, self.error, self.completed) = (next, error, completed)
+    }
+
+    /// What the signals' handlers hold to reach the pair: both signals' (the second's handlers are
+    /// made by the first's). When the last of them is released, no event can come any more.
+    @usableFromInline final class Sender: @unchecked Sendable {
+        @usableFromInline let pair: StartPair
+
+        @inlinable init(_ pair: StartPair) { self.pair = pair }
+
+        deinit { pair.sendersGone() }
+    }
+
+    /// Nothing can send any more: releases the downstream's handlers (after unlocking), as a
+    /// subscriber does when its source lets go of it. The starts stay, for `dispose()`.
+    @usableFromInline func sendersGone() {
+        let lock = StripedLock(for: self)
+        lock.lock()
+        var next = next, error = error, completed = completed
+        (self.next, self.error, self.completed) = (nil, nil, nil)
+        lock.unlock()
+        (next, error, completed) = (nil, nil, nil)  // released here, after unlocking
+        _ = (next, error, completed)
     }
 
     /// Holds the first signal's start; disposes it at once if the pair is disposed.

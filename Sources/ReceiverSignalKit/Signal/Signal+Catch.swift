@@ -182,16 +182,17 @@
         // through the StartPair (see StartPair.swift).
         Signal(start: { next, error, completed in
             let starts = StartPair<T, R>(next: next, error: error, completed: completed)
+            let sender = StartPair<T, R>.Sender(starts)  // the handlers hold this, not `starts`
             starts.setFirst(
                 signal.start(
                     next: next,
                     error: { error in
-                        starts.setSecond(
+                        sender.pair.setSecond(
                             f(error).start(
-                                next: { starts.putNext($0) }, error: { starts.putError($0) },
-                                completed: { starts.putCompletion() }))
+                                next: { sender.pair.putNext($0) }, error: { sender.pair.putError($0) },
+                                completed: { sender.pair.putCompletion() }))
                     },
-                    completed: { starts.putCompletion() }
+                    completed: { sender.pair.putCompletion() }
                 ))
             return starts
         })

@@ -197,15 +197,16 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
         // through the StartPair (see StartPair.swift).
         Signal(start: { next, error, completed in
             let starts = StartPair<T, E>(next: next, error: error, completed: completed)
+            let sender = StartPair<T, E>.Sender(starts)  // the handlers hold this, not `starts`
             starts.setFirst(
                 signal.start(
                     next: next,
-                    error: { starts.putError($0) },
+                    error: { sender.pair.putError($0) },
                     completed: {
-                        starts.setSecond(
+                        sender.pair.setSecond(
                             nextSignal.start(
-                                next: { starts.putNext($0) }, error: { starts.putError($0) },
-                                completed: { starts.putCompletion() }))
+                                next: { sender.pair.putNext($0) }, error: { sender.pair.putError($0) },
+                                completed: { sender.pair.putCompletion() }))
                     }
                 ))
             return starts

@@ -28,8 +28,23 @@ extension Signal where E == NoError {
     /// before the property is set (in its `willSet`), so the change schedules a new read instead of
     /// reading on the spot. Each read tracks what it reads, so the set of properties may change
     /// from one read to the next. Changes made together, in one job of the closure's actor, may be
-    /// sent as one value; the last change is always sent. Equal consecutive values are sent as they
-    /// come: add ``ReceiverSignalKit/distinctUntilChanged(_:)`` to drop them.
+    /// sent as one value. Equal consecutive values are sent as they come: add
+    /// ``ReceiverSignalKit/distinctUntilChanged(_:)`` to drop them.
+    ///
+    /// **The last value.** Observation reports nothing once the new value is stored, so the last
+    /// change is always sent for a model whose getter, once the change's `willSet` has been
+    /// reported, returns the new value or waits for it:
+    /// - a model changed only on `isolation`, the actor `read` runs on: a main-actor view model
+    ///   read on main, or any model isolated to that actor (each read is a job of its own there,
+    ///   after the job that made the change);
+    /// - a thread-safe model whose setter holds its lock around `withMutation(keyPath:)` *and* the
+    ///   store, its getter taking the same lock (a read waits for the store).
+    ///
+    /// A model changed on another thread that stores after `willSet` without such a lock
+    /// (`set { withMutation(keyPath: \.x) { lock.withLock { _x = newValue } } }`) may be read in
+    /// between: that read sends the old value again, and the new one comes only with the next
+    /// change to a property `read` reads. Hold the lock around `withMutation` too, or isolate the
+    /// model to an actor.
     ///
     /// > Note: `read` runs on `isolation`, the actor of the code that makes the signal, by default:
     /// > made on the main actor (a view model), it reads, and so sends, on main, in a main-actor
@@ -38,13 +53,14 @@ extension Signal where E == NoError {
     /// > initializer, even in a main-actor class), a start on the main queue reads on the main
     /// > actor too. Started elsewhere in nonisolated code, the first read happens on the starting
     /// > thread and the next ones in a task on the global concurrent executor: a model changed on
-    /// > another thread meanwhile must then be safe to read there (isolate it to an actor instead),
-    /// > and each read runs `read` twice, so that a change made while it runs is not missed (such a
-    /// > change may be sent twice).
+    /// > another thread meanwhile must then be safe to read there, and locked as above (or isolate
+    /// > it to an actor instead); each read runs `read` twice, so that a change made while it runs
+    /// > is not missed (such a change may be sent twice).
     ///
-    /// Disposing a start stops its reads: nothing is sent after `dispose()` returns, and `read` is
-    /// released by that start (each start holds it; the signal itself holds it as long as it
-    /// lives).
+    /// Disposing a start stops its reads: nothing is sent after `dispose()` returns (called on
+    /// another thread while a value is being sent, it waits for that to end; from inside `read` or
+    /// a handler, it returns at once), and `read` is released by that start (each start holds it;
+    /// the signal itself holds it as long as it lives).
     ///
     /// - Parameters:
     ///   - read: Reads `@Observable` properties and returns the value to send.
