@@ -9,7 +9,7 @@ import Testing
 
 @testable import ReceiverSignalKit
 
-@Suite struct LeakDetectionTests {
+@Suite(.detectingLeaks) struct LeakDetectionTests {
     // MARK: what is a leak
 
     @Test func aStartOnASourceThatOutlivesTheCodeIsALeakAtItsLine() {

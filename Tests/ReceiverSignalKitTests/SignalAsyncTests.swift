@@ -1,7 +1,8 @@
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
-@Suite struct SignalAsyncTests {
+@Suite(.detectingLeaks) struct SignalAsyncTests {
     @Test func valuesFinishesOnCompletion() async {
         let signal = Signal<Int, NoError> { subscriber in
             [1, 2, 3].forEach(subscriber.putNext)
