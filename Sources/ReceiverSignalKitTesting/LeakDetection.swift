@@ -1,5 +1,9 @@
 internal import ReceiverSignalKit
+
+#if canImport(Testing)
+// The toolchain's own module (not a package dependency): the trait needs it, `detectLeaks` does not.
 public import Testing
+#endif
 
 #if DEBUG
 @_spi(LeakCheck) internal import Receiver
@@ -127,6 +131,7 @@ public func detectLeaks(
     #endif
 }
 
+#if canImport(Testing)
 /// The trait of `.detectingLeaks`: see there.
 ///
 /// ```swift
@@ -190,6 +195,7 @@ extension Trait where Self == LeakDetectionTrait {
     /// <doc:FindingLeakedSubscriptions>. Debug builds only: in release builds it checks nothing.
     public static var detectingLeaks: Self { Self() }
 }
+#endif
 
 #if DEBUG
 /// One running check: a weak reference to each token it gave out. A token lives in the handlers of
