@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "SwiftSignalKit", dependencies: ["ReceiverSignalKit"]),
         .target(name: "ReceiverSignalKitTesting", dependencies: ["ReceiverSignalKit"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "TestSupport"]),
+        .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "ReceiverSignalKitTesting", "TestSupport"]),
         .testTarget(
             name: "ReceiverSignalKitTests",
             dependencies: ["ReceiverSignalKit", "ReceiverSignalKitTesting", "TestSupport"]),

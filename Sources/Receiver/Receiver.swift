@@ -201,6 +201,9 @@ public final class Receiver<Wave> {
     public func listen(
         to handler: @escaping Handler, isolation: (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
     ) -> any Disposable {
+        #if DEBUG
+        let handler = ReceiverLeakCheck.tracking(handler, "listener of Receiver<\(Wave.self)>", fileID, line)
+        #endif
         if let attach { return attach(handler) }
         let lock = lock
         let listener = Listener(lock: lock, handler: handler)
@@ -225,6 +228,32 @@ public final class Receiver<Wave> {
         listen(to: handler, isolation: nil)
     }
 }
+
+#if DEBUG
+/// Debug builds only: the leak check (`detectLeaks`, ReceiverSignalKitTesting) running in this task
+/// gives each listener and start made outside the library a token to hold in its handlers, and at
+/// the end reports those whose token is still held. (Not inlinable, so generic: debug only.)
+@usableFromInline enum ReceiverLeakCheck {
+    @TaskLocal static var token: (@Sendable (_ what: String, _ fileID: String, _ line: Int) -> AnyObject?)?
+
+    @usableFromInline static func tracking<Value>(
+        _ handler: @escaping (Value) -> Void, _ what: @autoclosure () -> String, _ fileID: String, _ line: Int
+    ) -> (Value) -> Void {
+        guard let make = token, let token = make(what(), fileID, line) else { return handler }
+        return { value in withExtendedLifetime(token) { handler(value) } }
+    }
+}
+
+/// Debug builds only: the running leak check's token maker, for ReceiverSignalKit's starts and the
+/// check itself.
+///
+/// ```swift
+/// receiverLeakCheck.withValue(maker) { receiver.listen { print($0) } }
+/// ```
+@_spi(LeakCheck) public var receiverLeakCheck: TaskLocal<(@Sendable (String, String, Int) -> AnyObject?)?> {
+    ReceiverLeakCheck.$token
+}
+#endif
 
 extension Receiver: Sendable where Wave: Sendable {}
 extension Receiver.Transmitter: Sendable where Wave: Sendable {}

@@ -3,7 +3,7 @@ import ReceiverSignalKitTesting
 import TestSupport
 import Testing
 
-@Suite struct RecordingTests {
+@Suite(.detectingLeaks) struct RecordingTests {
     @Test func aRecordingStampsEachEventWithTheTimeItArrived() {
         let scheduler = TestScheduler()
         let queue = scheduler.queue()

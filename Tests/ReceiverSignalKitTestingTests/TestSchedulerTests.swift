@@ -15,7 +15,7 @@ import Musl
 // The scheduler itself: its timeline, its order, its threads, and what it lets go of. Every
 // expectation names exact virtual times; nothing here waits in real time except the one test that
 // mixes a real queue in (it waits for that queue's block with a semaphore).
-@Suite struct TestSchedulerTests {
+@Suite(.detectingLeaks) struct TestSchedulerTests {
     @Test func timeStartsAtZeroAndMovesOnlyWhenAdvanced() {
         let scheduler = TestScheduler()
         #expect(scheduler.now == 0)

@@ -19,7 +19,7 @@ final class SearchViewModel {
     }
 }
 
-@Suite struct TestingWithVirtualTimeTests {
+@Suite(.detectingLeaks) struct TestingWithVirtualTimeTests {
     @Test func typingIsDebouncedAndASlowSearchTimesOut() {
         let scheduler = TestScheduler()
         let queue = scheduler.queue()

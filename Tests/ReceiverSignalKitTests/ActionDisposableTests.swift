@@ -1,10 +1,11 @@
 import Dispatch
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 import class Foundation.Thread
 
-@Suite struct ActionDisposableTests {
+@Suite(.detectingLeaks) struct ActionDisposableTests {
     @Test func runsTheActionOnceOnTheFirstDispose() {
         var runs: [String] = []
         let disposable = ActionDisposable { runs.append("action") }

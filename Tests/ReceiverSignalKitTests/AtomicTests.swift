@@ -1,10 +1,11 @@
 import Dispatch
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 import class Foundation.Thread
 
-@Suite struct AtomicTests {
+@Suite(.detectingLeaks) struct AtomicTests {
     @Test func withModifyAndSwap() {
         let atomic = Atomic(value: 1)
         #expect(atomic.with { $0 * 10 } == 10)

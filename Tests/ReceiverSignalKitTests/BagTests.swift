@@ -1,7 +1,8 @@
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
-@Suite struct BagTests {
+@Suite(.detectingLeaks) struct BagTests {
     @Test func keepsInsertionOrder() {
         let bag = Bag<String>()
         #expect(bag.isEmpty)

@@ -1,7 +1,8 @@
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
-@Suite struct CounterBagTests {
+@Suite(.detectingLeaks) struct CounterBagTests {
     @Test func addHandsOutOneTwoThree() {
         let bag = CounterBag()
         #expect(bag.isEmpty)

@@ -1,4 +1,5 @@
 import Dispatch
+import ReceiverSignalKitTesting
 import Testing
 
 @testable import ReceiverSignalKit
@@ -6,7 +7,7 @@ import Testing
 /// What a `deliverOn` lane on a serial queue keeps while its start is idle: apps keep thousands of
 /// `deliverOnMainQueue` subscriptions alive, so an idle lane must keep no more than one buffer of
 /// at most 64 places, and no block, however its events came.
-@Suite struct DeliveryLaneStorageTests {
+@Suite(.detectingLeaks) struct DeliveryLaneStorageTests {
     /// The lane's buffers, read on its queue: the capacities of `incoming` and `taken`; and
     /// whether it keeps its block.
     private func buffers(_ lane: SerialDeliveryLane<Int, NoError>, _ queue: Queue) -> ([Int], Bool) {

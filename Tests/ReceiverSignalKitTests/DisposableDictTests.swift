@@ -1,10 +1,11 @@
 import Dispatch
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 import class Foundation.Thread
 
-@Suite struct DisposableDictTests {
+@Suite(.detectingLeaks) struct DisposableDictTests {
     @Test func setReplacesAndDisposesThePreviousUnderThatKey() {
         let dict = DisposableDict<String>()
         let (a1, a2, b) = (CountingDisposable(), CountingDisposable(), CountingDisposable())

@@ -1,10 +1,11 @@
 import Dispatch
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 import class Foundation.Thread
 
-@Suite struct DisposableSetTests {
+@Suite(.detectingLeaks) struct DisposableSetTests {
     @Test func disposeDisposesEverythingOnce() {
         let set = DisposableSet()
         let members = (0..<3).map { _ in CountingDisposable() }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 /// A disposable written as most are: its `dispose()` is not thread-safe (a plain count, read then
@@ -46,7 +47,7 @@ final class UnsafeCountingDisposable: Disposable, @unchecked Sendable {
 /// threads at once, whichever of the start's `dispose()` and its end (a terminal event, or its
 /// source letting go of the subscriber) comes first — including when one happens while the
 /// other is still running (the migration guide's "Disposed once" row).
-@Suite struct DisposalRaceTests {
+@Suite(.detectingLeaks) struct DisposalRaceTests {
     enum End: CaseIterable, Sendable, CustomStringConvertible {
         case completion, error, release
 

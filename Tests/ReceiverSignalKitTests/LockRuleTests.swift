@@ -1,4 +1,5 @@
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 /// The lock rule, checked in debug builds: a thread that holds a library lock takes no
@@ -9,7 +10,7 @@ import Testing
 ///
 /// The same check stopped an earlier defect — a key released under the dictionary's lock, whose
 /// `deinit` used the dictionary — with this message before it was fixed, instead of hanging.
-@Suite struct LockRuleTests {
+@Suite(.detectingLeaks) struct LockRuleTests {
     #if DEBUG
     @Test func aLibraryLockTakenUnderALibraryLockStopsWithTheRulesMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -1,10 +1,11 @@
 import Dispatch
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 import class Foundation.Thread
 
-@Suite struct LockTests {
+@Suite(.detectingLeaks) struct LockTests {
     @Test func lockedRunsTheClosure() {
         let lock = Lock()
         var runs: [String] = []

@@ -1,10 +1,11 @@
 import Dispatch
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 import class Foundation.Thread
 
-@Suite struct MetaDisposableTests {
+@Suite(.detectingLeaks) struct MetaDisposableTests {
     @Test func setDisposesThePreviousOccupant() {
         let meta = MetaDisposable()
         let (first, second) = (CountingDisposable(), CountingDisposable())

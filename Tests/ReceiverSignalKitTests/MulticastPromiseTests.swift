@@ -1,7 +1,8 @@
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
-@Suite struct MulticastPromiseTests {
+@Suite(.detectingLeaks) struct MulticastPromiseTests {
     @Test func holdsAValueSubscribersAndALock() {
         let shared = MulticastPromise<Int>()
         #expect(shared.value == nil)

@@ -1,8 +1,9 @@
 import Dispatch
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
-@Suite struct MulticastTests {
+@Suite(.detectingLeaks) struct MulticastTests {
     /// An upstream that counts its starts and hands out a counting disposable per start.
     final class Upstream: Sendable {
         let disposables = History<CountingDisposable>()

@@ -1,20 +1,22 @@
 import Dispatch
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 import class Foundation.Thread
 
-@Suite struct PromiseTests {
+@Suite(.detectingLeaks) struct PromiseTests {
     @Test func readBeforeAndAfterSet() {
+        let bag = DisposeBag()  // a live get() start keeps its promise: the bag ends it with the test
         let promise = Promise<Int>()
         var early: [Int] = []
-        promise.get().start(next: { early.append($0) })
+        promise.get().start(next: { early.append($0) }).disposed(by: bag)
         #expect(early == [])
         #expect(current(promise.get()) == nil)
         promise.set(.single(1))
         #expect(current(promise.get()) == 1)
         var late: [Int] = []
-        promise.get().start(next: { late.append($0) })
+        promise.get().start(next: { late.append($0) }).disposed(by: bag)
         let (input, output) = Signal<Int, NoError>.pipe()
         promise.set(output)
         #expect(current(promise.get()) == nil)  // set clears the current value
@@ -26,9 +28,10 @@ import class Foundation.Thread
     }
 
     @Test func getComposesWithThePipe() {
+        let bag = DisposeBag()  // a live get() start keeps its promise: the bag ends it with the test
         let promise = Promise(1)
         var received: [Int] = []
-        (promise.get() |> map { $0 * 2 } |> distinctUntilChanged).start(next: { received.append($0) })
+        (promise.get() |> map { $0 * 2 } |> distinctUntilChanged).start(next: { received.append($0) }).disposed(by: bag)
         promise.set(.single(1))
         promise.set(.single(3))
         #expect(received == [2, 6])  // repeats are dropped per start, also across a set
@@ -57,9 +60,10 @@ import class Foundation.Thread
     }
 
     @Test func setClearsTheCurrentValueWithoutNotifying() {
+        let bag = DisposeBag()  // a live get() start keeps its promise: the bag ends it with the test
         let promise = Promise(1)
         var received: [Int] = []
-        promise.get().start(next: { received.append($0) })
+        promise.get().start(next: { received.append($0) }).disposed(by: bag)
         promise.set(.never())
         #expect(received == [1])
         #expect(current(promise.get()) == nil)
@@ -78,20 +82,21 @@ import class Foundation.Thread
     }
 
     @Test func reentrantSetDuringSynchronousEmission() {
+        let bag = DisposeBag()  // a live get() start keeps its promise: the bag ends it with the test
         // The same as SwiftSignalKit: next 1, next 10, next 2, late 2.
         let promise = Promise<Int>()
         var events: [String] = []
         promise.get().start(next: { value in
             events.append("next \(value)")
             if value == 1 { promise.set(.single(10)) }
-        })
+        }).disposed(by: bag)
         promise.set(
             Signal { subscriber in
                 subscriber.putNext(1)
                 subscriber.putNext(2)
                 return EmptyDisposable
             })
-        promise.get().start(next: { events.append("late \($0)") })
+        promise.get().start(next: { events.append("late \($0)") }).disposed(by: bag)
         #expect(events == ["next 1", "next 10", "next 2", "late 2"])
     }
 
@@ -105,6 +110,7 @@ import class Foundation.Thread
     }
 
     @Test func theReadIdiomWorksFromInsideAHandler() {
+        let bag = DisposeBag()  // a live get() start keeps its promise: the bag ends it with the test
         let promise = Promise(1)
         let (input, output) = Signal<Int, NoError>.pipe()
         promise.set(output)
@@ -113,7 +119,7 @@ import class Foundation.Thread
             seenInside.append(current(promise.get()))
             if value == 2 { promise.set(.single(3)) }  // delivery is queued, the value is current at once
             seenInside.append(current(promise.get()))
-        })
+        }).disposed(by: bag)
         input.putNext(2)
         #expect(seenInside == [2, 3, 3, 3])
     }
@@ -185,6 +191,7 @@ import class Foundation.Thread
     }
 
     @Test func initializeOnFirstAccessSetsTheSignalAtTheFirstStartOnly() {
+        let bag = DisposeBag()  // a live get() start keeps its promise: the bag ends it with the test
         var starts = 0
         let promise = Promise(
             initializeOnFirstAccess: Signal<Int, NoError> { subscriber in
@@ -194,16 +201,17 @@ import class Foundation.Thread
             })
         #expect(starts == 0)
         var first: [Int] = []
-        promise.get().start(next: { first.append($0) })
+        promise.get().start(next: { first.append($0) }).disposed(by: bag)
         #expect(starts == 1)
         #expect(first == [10])
         var second: [Int] = []
-        promise.get().start(next: { second.append($0) })
+        promise.get().start(next: { second.append($0) }).disposed(by: bag)
         #expect(starts == 1)
         #expect(second == [10])
     }
 
     @Test func initializeOnFirstAccessReplacesAnEarlierSet() {
+        let bag = DisposeBag()  // a live get() start keeps its promise: the bag ends it with the test
         let promise = Promise(initializeOnFirstAccess: .single(2))
         let earlier = CountingDisposable()
         promise.set(
@@ -212,7 +220,7 @@ import class Foundation.Thread
                 return earlier
             })
         var received: [Int] = []
-        promise.get().start(next: { received.append($0) })  // gets 1, the current value, first
+        promise.get().start(next: { received.append($0) }).disposed(by: bag)  // gets 1, the current value, first
         #expect(received == [1, 2])
         #expect(earlier.count == 1)
         #expect(current(promise.get()) == 2)
@@ -227,11 +235,12 @@ import class Foundation.Thread
     }
 
     @Test func manyThreadsPuttingWhileSubscribersComeAndGo() {
+        let bag = DisposeBag()  // a live get() start keeps its promise: the bag ends it with the test
         let promise = Promise<Int>()
         let (input, output) = Signal<Int, NoError>.pipe()
         promise.set(output)
         let everything = History<Int>()
-        promise.get().start(next: everything.record)
+        promise.get().start(next: everything.record).disposed(by: bag)
         let histories = briefStarts(of: { promise.get() }) { thread in
             for index in 0..<250 { input.putNext(thread * 1000 + index) }
         }

@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
-@Suite struct QueueLocalObjectTests {
+@Suite(.detectingLeaks) struct QueueLocalObjectTests {
     /// An object that reports where it was made and where it was released.
     private final class Probe: @unchecked Sendable {
         let number: Int

@@ -1,7 +1,8 @@
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
-@Suite struct ReceiverSignalTests {
+@Suite(.detectingLeaks) struct ReceiverSignalTests {
     @Test func aSignalStartGetsTheReplayThenLiveWaves() {
         let (transmitter, receiver) = Receiver<Int>.make(with: .warm(upTo: 2))
         [1, 2, 3].forEach(transmitter.broadcast)

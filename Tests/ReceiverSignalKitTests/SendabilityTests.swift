@@ -1,8 +1,9 @@
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 /// Compile-time checks: these fail to build, not to run, if a promise of the API breaks.
-@Suite struct SendabilityTests {
+@Suite(.detectingLeaks) struct SendabilityTests {
     func requireSendable<T: Sendable>(_: T.Type) {}
 
     @Test func theAdapterTypesAreSendable() {

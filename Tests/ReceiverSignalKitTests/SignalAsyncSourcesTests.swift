@@ -1,5 +1,6 @@
 import Foundation
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 /// Starts `signal` and waits for its error or completion; returns every event as text: each value,
@@ -58,7 +59,7 @@ private actor RunCounter {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SignalAsyncSourcesTests {
+@Suite(.detectingLeaks, .timeLimit(.minutes(1))) struct SignalAsyncSourcesTests {
     // MARK: - From an async function
 
     @Test func aFunctionsResultIsTheValueThenTheCompletion() async {

@@ -1,4 +1,5 @@
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 #if canImport(Darwin)
@@ -7,7 +8,7 @@ import Darwin
 import Glibc
 #endif
 
-@Suite struct SignalAsyncTests {
+@Suite(.detectingLeaks) struct SignalAsyncTests {
     @Test func valuesFinishesOnCompletion() async {
         let signal = Signal<Int, NoError> { subscriber in
             [1, 2, 3].forEach(subscriber.putNext)

@@ -28,7 +28,7 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
     return (signal, starts)
 }
 
-@Suite struct SignalCatchTests {
+@Suite(.detectingLeaks) struct SignalCatchTests {
     // MARK: catch
 
     @Test func catchStartsTheAlternativeBeforeDisposingTheFailedStart() {
@@ -133,13 +133,14 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
     /// SwiftSignalKit stores a start made during another's `start` first and the outer one last,
     /// which disposes the inner (still running) one. Here the running start stays.
     @Test func restartKeepsAStartMadeWhileTheFirstWasStarting() {
+        let bag = DisposeBag()  // the live start holds its source's signal, which holds the start: the bag ends it
         let log = History<String>()
         let source = Source<Int>(
             "s", log,
             onStart: { subscriber, start in
                 if start == 1 { subscriber.putCompletion() }
             })
-        record(restart(source.signal), log)
+        record(restart(source.signal), log).disposed(by: bag)
         source.emit(7)
         #expect(log.recorded == ["s.subscribe#1", "s.dispose#1", "s.subscribe#2", "next 7"])
     }

@@ -1,5 +1,6 @@
 import Foundation
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 /// What a start of a combined signal received, in order.
@@ -51,7 +52,7 @@ private enum Watchdog {
     }
 }
 
-@Suite struct SignalCombineTests {
+@Suite(.detectingLeaks) struct SignalCombineTests {
     @Test func subscribesToEveryInputInOrderSynchronouslyAtStart() {
         let log = History<String>()
         let (_, a) = input("a", log: log), (_, b) = input("b", log: log), (_, c) = input("c", log: log)

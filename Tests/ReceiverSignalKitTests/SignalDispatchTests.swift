@@ -1,8 +1,9 @@
 import Dispatch
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
-@Suite struct SignalDispatchTests {
+@Suite(.detectingLeaks) struct SignalDispatchTests {
     private static let pool = ThreadPool(threadCount: 3, threadPriority: 0.5)
     private static let singleThread = ThreadPool(threadCount: 1, threadPriority: 0.5)
 
@@ -127,13 +128,14 @@ import Testing
     /// after it; one that a handler sends while another event still waits comes after that one:
     /// the order they happened in.
     @Test func anEventProducedByAHandlerComesAfterWhatHappenedBeforeIt() {
+        let bag = DisposeBag()  // a handler below holds its own source: the bag ends the cycle with the test
         let queue = Queue(name: "q")
         let (input, output) = Signal<Int, NoError>.pipe()
         let seen = History<String>()
         (output |> deliverOn(queue)).start(next: { value in
             seen.record("\(value)")
             if value == 1 || value == 10 { input.putNext(value + 1) }  // on the queue
-        })
+        }).disposed(by: bag)
         queue.sync {
             input.putNext(1)  // at once: nothing waits
             seen.record("put returned")
@@ -188,13 +190,14 @@ import Testing
     /// event is delivered once, by its own block, and one sent on the queue when nothing waits is
     /// delivered at once.
     @Test func anEventProducedByAHandlerComesAfterEveryEventWaitingThenTheNextArrivesOnce() {
+        let bag = DisposeBag()  // a handler below holds its own source: the bag ends the cycle with the test
         let queue = Queue(name: "q")
         let (input, output) = Signal<Int, NoError>.pipe()
         let (seen, gate) = (History<Int>(), DispatchSemaphore(value: 0))
         (output |> deliverOn(queue)).start(next: { value in
             seen.record(value)
             if value == 10 { input.putNext(11) }  // on the queue, while 20 and 30 wait
-        })
+        }).disposed(by: bag)
         queue.justDispatch { gate.wait() }
         for value in [10, 20, 30] { input.putNext(value) }
         gate.signal()

@@ -1,4 +1,5 @@
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 /// A signal of `values`, then a completion.
@@ -10,7 +11,7 @@ private func values<T>(_ values: [T]) -> Signal<T, Void> {
     }
 }
 
-@Suite struct SignalExtrasTests {
+@Suite(.detectingLeaks) struct SignalExtrasTests {
     @Test func skipDropsTheFirstValuesOfEachStart() {
         let signal = values([1, 2, 3, 4]) |> skip(2)
         #expect(history(of: signal) == ["3", "4", "completed"])

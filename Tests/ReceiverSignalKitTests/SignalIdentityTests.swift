@@ -1,7 +1,8 @@
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
-@Suite struct SignalIdentityTests {
+@Suite(.detectingLeaks) struct SignalIdentityTests {
     @Test func identityReturnsItsArgumentAndServesAsATransform() {
         #expect(identity(a: 3) == 3)
         var received: [String] = []

@@ -1,5 +1,6 @@
 import Dispatch
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 // Proves, by compiling, that ReceiverSignalKit declares every public declaration of SwiftSignalKit
@@ -81,7 +82,7 @@ private func surfaceValues<T, E>(_ signal: Signal<T, E>) -> [T] {
     return values
 }
 
-@Suite struct SignalKitSurfaceTests {
+@Suite(.detectingLeaks) struct SignalKitSurfaceTests {
     private let s = Signal<Int, Void>.single(1)
 
     // MARK: - 1 Atomic.swift
@@ -989,7 +990,7 @@ private final class SurfaceForwarding: Disposable {
     deinit { disposable.dispose() }
 }
 
-@Suite struct SignalKitClientShapeTests {
+@Suite(.detectingLeaks) struct SignalKitClientShapeTests {
     @Test func errorTypesNeedNotConformToError() {
         let void: Signal<Int, Void> = .fail(())
         let int: Signal<Int, Int> = .fail(1)

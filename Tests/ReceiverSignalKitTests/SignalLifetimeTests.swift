@@ -1,12 +1,13 @@
 import Dispatch
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 /// What a start's handlers capture is released when the start ends — by `dispose()` or by
 /// terminating — even while the source still holds its subscriber (a request callback, a
 /// registry): SwiftSignalKit's lifetime (the migration guide's "When things are released, as in
 /// SwiftSignalKit"), for every family of operators.
-@Suite struct SignalLifetimeTests {
+@Suite(.detectingLeaks) struct SignalLifetimeTests {
     /// One operator under test: how to apply it, and what the source puts to end the start.
     struct Case: CustomTestStringConvertible, Sendable {
         enum Ending: Sendable { case completion, error }

@@ -1,4 +1,5 @@
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 /// A turn of a loop: logs its start ("l1.subscribe") and its disposal ("l1.dispose"), and is
@@ -30,7 +31,7 @@ private func describe(_ state: SignalFeedbackLoopState<Int>) -> String {
     }
 }
 
-@Suite struct SignalLoopTests {
+@Suite(.detectingLeaks) struct SignalLoopTests {
     @Test func feedbackLoopStateHasTheInitialAndTheLoopCases() {
         #expect([.initial, .loop(3)].map(describe) == ["initial", "loop 3"])
     }

@@ -1,5 +1,6 @@
 import Foundation
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 /// A signal of `values`, then a completion.
@@ -11,7 +12,7 @@ private func values<T>(_ values: [T]) -> Signal<T, NoError> {
     }
 }
 
-@Suite struct SignalMappingTests {
+@Suite(.detectingLeaks) struct SignalMappingTests {
     @Test func pipeAppliesFunctionsLeftToRight() {
         let result = 3 |> { (value: Int) in value + 1 } |> { (value: Int) in value * 10 }
         #expect(result == 40)

@@ -1,4 +1,5 @@
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 /// An event as text: `Next(v)`, `Error(e)` or `Completion`.
@@ -37,7 +38,7 @@ private func events(_ events: [SignalEvent<Int, TestError>], completes: Bool = t
     }
 }
 
-@Suite struct SignalMaterializeTests {
+@Suite(.detectingLeaks) struct SignalMaterializeTests {
     @Test func signalEventHasACaseForEachEvent() {
         let all: [SignalEvent<Int, LoadError>] = [.Next(1), .Error(.network), .Completion]
         #expect(all.map(describe) == ["Next(1)", "Error(network)", "Completion"])

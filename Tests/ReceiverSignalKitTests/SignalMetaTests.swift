@@ -1,5 +1,6 @@
 import Foundation
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 /// Starts `signal`, logging "next v", "error code" and "completed".
@@ -16,7 +17,7 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
     return (Source("o", log), log)
 }
 
-@Suite struct SignalMetaTests {
+@Suite(.detectingLeaks) struct SignalMetaTests {
     // MARK: switchToLatest
 
     @Test func switchToLatestStartsTheNewInnerBeforeDisposingTheOne() {

@@ -29,6 +29,8 @@ import Testing
 /// CI runs a fixed set of seeds. More: `RECEIVER_SIGNAL_MODEL_PROGRAMS=200000 swift test -c release
 /// --filter SignalModelTests` (`RECEIVER_SIGNAL_MODEL_SEED=n` starts at seed n, e.g. to reproduce
 /// one).
+// Not `.detectingLeaks`: the random programs leave starts live on purpose (the model, not the
+// test, decides what is disposed), and the engine holds every driven generator's subscriber.
 @Suite struct SignalModelTests {
     static let environment = ProcessInfo.processInfo.environment
     /// The test runs on one thread: under the thread sanitizer, CI runs fewer programs.

@@ -1,9 +1,10 @@
 import Foundation
 import Observation
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct SignalObservedTests {
+@Suite(.detectingLeaks, .timeLimit(.minutes(1))) struct SignalObservedTests {
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func aValueSentDuringTheStartArrivesBeforeObservedReturns() {
         let observed = Signal<Int, NoError>.single(5).observed(initial: 0)

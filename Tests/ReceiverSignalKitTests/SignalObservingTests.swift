@@ -1,9 +1,10 @@
 import Foundation
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 /// `Signal(observing:)`, with main-actor models as SwiftUI view models are, unless a test says.
-@Suite(.timeLimit(.minutes(1))) @MainActor struct SignalObservingTests {
+@Suite(.detectingLeaks, .timeLimit(.minutes(1))) @MainActor struct SignalObservingTests {
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func eachStartSendsTheCurrentValueThenTheNewOneAfterEachChange() async {
         let model = MainModel()

@@ -1,8 +1,9 @@
 import Dispatch
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
-@Suite struct SignalPipeTests {
+@Suite(.detectingLeaks) struct SignalPipeTests {
     enum Event: Equatable {
         case next(Int)
         case error(TestError)

@@ -1,5 +1,6 @@
 import Foundation
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 /// A signal of `values`, then a completion.
@@ -17,7 +18,7 @@ private func runningSum(_ accumulator: Int, _ value: Int) -> Signal<(Int, Passth
     .single((accumulator + value, .Some(accumulator + value)))
 }
 
-@Suite struct SignalReduceTests {
+@Suite(.detectingLeaks) struct SignalReduceTests {
     @Test func reduceLeftSendsTheFoldOnCompletion() {
         let sum = values([1, 2, 3]) |> reduceLeft(value: 0, f: +)
         #expect(history(of: sum) == ["6", "completed"])

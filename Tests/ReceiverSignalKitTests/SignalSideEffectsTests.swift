@@ -1,4 +1,5 @@
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 /// An upstream that writes its start, what it sends and its disposal in `log`: `values`, then
@@ -22,7 +23,7 @@ private func start<T, E>(_ signal: Signal<T, E>, _ log: History<String>) -> any 
     )
 }
 
-@Suite struct SignalSideEffectsTests {
+@Suite(.detectingLeaks) struct SignalSideEffectsTests {
     @Test func beforeNextRunsBeforeEachValueIsPassedOn() {
         let log = History<String>()
         start(logged(log, [1, 2]) |> beforeNext { log.record("before \($0)") }, log)

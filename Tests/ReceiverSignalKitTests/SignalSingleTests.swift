@@ -1,8 +1,9 @@
 import Dispatch
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
-@Suite struct SignalSingleTests {
+@Suite(.detectingLeaks) struct SignalSingleTests {
     @Test func singleSendsTheValueThenCompletes() {
         let signal: Signal<Int, NoError> = single(1, NoError.self)
         #expect(history(of: signal) == ["1", "completed"])
@@ -31,7 +32,7 @@ import Testing
 /// `single`, `fail` and `complete` deliver everything before their start returns, without the
 /// subscriber a generator's start has; each behaves exactly as the generator that puts the same
 /// events does. Each test runs both and compares what they did.
-@Suite struct InstantStartTests {
+@Suite(.detectingLeaks) struct InstantStartTests {
     enum Maker: CaseIterable, Sendable, CustomStringConvertible {
         case single, fail, complete
 

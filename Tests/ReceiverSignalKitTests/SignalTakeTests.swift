@@ -1,4 +1,5 @@
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 /// A signal of `values`, then a completion.
@@ -32,7 +33,7 @@ private func logged(_ output: Signal<Int, TestError>, _ log: History<String>) ->
     }
 }
 
-@Suite struct SignalTakeTests {
+@Suite(.detectingLeaks) struct SignalTakeTests {
     @Test func takePassesTheFirstValuesThenCompletesAndDisposesTheUpstream() {
         let log = History<String>()
         let (input, output) = Signal<Int, TestError>.pipe()

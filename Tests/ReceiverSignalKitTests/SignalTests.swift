@@ -1,8 +1,9 @@
 import Dispatch
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
-@Suite struct SignalTests {
+@Suite(.detectingLeaks) struct SignalTests {
     enum Event: Equatable {
         case next(Int)
         case error(TestError)
@@ -105,6 +106,7 @@ import Testing
     }
 
     @Test func aPutFromInsideAHandlerIsQueuedNotNested() {
+        let bag = DisposeBag()  // a handler below holds its own source: the bag ends the cycle with the test
         var log: [String] = []
         let signal = Signal<Int, NoError> { subscriber in
             subscriber.putNext(1)
@@ -115,7 +117,7 @@ import Testing
             log.append("begin \(value)")
             if value == 1 { input.putNext(2) }
             log.append("end \(value)")
-        })
+        }).disposed(by: bag)
         signal.start(next: { input.putNext($0) })
         #expect(log == ["begin 1", "end 1", "begin 2", "end 2"])
     }

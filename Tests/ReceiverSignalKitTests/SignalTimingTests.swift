@@ -7,7 +7,7 @@ import Testing
 // virtual time of each event, and nothing waits. Two real-time smoke tests show that the real
 // `Queue` path still works: `delayOnARealQueueStartsOnItAfterTheDelay` and
 // `timeoutOnARealQueueStartsTheAlternateOnIt` (they wait on a semaphore for a 10 ms timer).
-@Suite struct SignalTimingTests {
+@Suite(.detectingLeaks) struct SignalTimingTests {
     /// A signal that logs where and when each start ran, then hands its subscriber to `keep`.
     private func upstream(
         _ scheduler: TestScheduler, on queue: Queue, log: History<String>, disposable: any Disposable = EmptyDisposable,

@@ -1,7 +1,8 @@
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
-@Suite struct SparseBagTests {
+@Suite(.detectingLeaks) struct SparseBagTests {
     @Test func addGetAndRemove() {
         let bag = SparseBag<String>()
         #expect(bag.isEmpty)

@@ -1,10 +1,11 @@
 import Dispatch
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 import class Foundation.Thread
 
-@Suite struct StrictDisposableTests {
+@Suite(.detectingLeaks) struct StrictDisposableTests {
     @Test func disposeDisposesTheWrappedOneOnce() {
         let wrapped = CountingDisposable()
         let strict = wrapped.strict()

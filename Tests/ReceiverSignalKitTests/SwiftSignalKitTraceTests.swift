@@ -1,4 +1,5 @@
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 /// Something whose release shows in a log, as SwiftSignalKit's own suite logs "… released".
@@ -18,7 +19,7 @@ final class Logged: Sendable {
 /// (`a.dispose#1`), handler calls, `deinit`s — and compares it with SwiftSignalKit's, one
 /// behaviour per group (its `MARK` names it). Where we keep our behaviour on purpose, the test
 /// pins ours and the migration guide lists it.
-@Suite struct SwiftSignalKitTraceTests {
+@Suite(.detectingLeaks) struct SwiftSignalKitTraceTests {
     // MARK: Handlers kept — a subscriber lets go of its handlers when its start ends
 
     @Test func disposeReleasesTheHandlersWhileTheSourceStillHoldsTheSubscriber() {
@@ -440,6 +441,7 @@ final class Logged: Sendable {
     /// window, in the library's earlier design, the switch waited behind the handler, and "B"
     /// arrived twice).
     @Test func aLazyPromiseBehindTwoSwitchesDeliversEverythingItsFirstAccessSends() {
+        let bag = DisposeBag()  // a live get() start keeps its promise: the bag ends it with the test
         let log = History<String>()
         let promise = Promise<String>(
             initializeOnFirstAccess: Signal { subscriber in
@@ -448,7 +450,7 @@ final class Logged: Sendable {
                 return EmptyDisposable
             })
         (Signal<Int, NoError>.single(0) |> mapToSignal { _ in promise.get() } |> mapToSignal { _ in promise.get() })
-            .start(next: { log.record("next \($0)") })
+            .start(next: { log.record("next \($0)") }).disposed(by: bag)
         #expect(log.recorded == ["next A", "next B"])
     }
 

@@ -1,8 +1,9 @@
 import Dispatch
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
-@Suite struct ThreadPoolTests {
+@Suite(.detectingLeaks) struct ThreadPoolTests {
     // Pool threads never exit, so the suite shares its pools instead of making one per test.
     private static let pool = ThreadPool(threadCount: 4, threadPriority: 0.5)
     private static let singleThread = ThreadPool(threadCount: 1, threadPriority: 0.5)

@@ -10,7 +10,7 @@ import Testing
 // smoke tests of the dispatch-source path: `aOneShotTimerFiresOnARealQueue`,
 // `aRepeatingTimerOnARealQueueFiresUntilInvalidated`, `aOneShotTimerWithATimeoutOfZeroOrLessFiresAtOnce`,
 // and the thread race `startAndInvalidateFromManyThreadsAtOnce`.
-@Suite struct TimerTests {
+@Suite(.detectingLeaks) struct TimerTests {
     /// Waits for `semaphore`, failing (never hanging) if it is not signalled within 10 s.
     private func expectSignal(_ semaphore: DispatchSemaphore, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(semaphore.wait(timeout: .now() + 10) == .success, "timed out", sourceLocation: sourceLocation)

@@ -1,8 +1,9 @@
 import Dispatch
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
-@Suite struct ValuePipeTests {
+@Suite(.detectingLeaks) struct ValuePipeTests {
     @Test func sendsOnlyWhatIsPutAfterTheStart() {
         let pipe = ValuePipe<Int>()
         pipe.putNext(1)
@@ -52,6 +53,7 @@ import Testing
     }
 
     @Test func aReentrantPutNextIsQueuedNotNested() {
+        let bag = DisposeBag()  // a handler below holds its own source: the bag ends the cycle with the test
         // A deliberate difference (the migration guide's row on a re-entrant `putNext`): SwiftSignalKit
         // gives begin 1, begin 2, end 2, end 1.
         let pipe = ValuePipe<Int>()
@@ -60,7 +62,7 @@ import Testing
             events.append("begin \(value)")
             if value == 1 { pipe.putNext(2) }
             events.append("end \(value)")
-        })
+        }).disposed(by: bag)
         pipe.putNext(1)
         #expect(events == ["begin 1", "end 1", "begin 2", "end 2"])
     }

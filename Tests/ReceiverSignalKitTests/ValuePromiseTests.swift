@@ -1,14 +1,16 @@
 import Dispatch
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
 import class Foundation.Thread
 
-@Suite struct ValuePromiseTests {
+@Suite(.detectingLeaks) struct ValuePromiseTests {
     @Test func setStoresAndSends() {
+        let bag = DisposeBag()  // a live get() start keeps its promise: the bag ends it with the test
         let promise = ValuePromise<Int>()
         var received: [Int] = []
-        promise.get().start(next: { received.append($0) })
+        promise.get().start(next: { received.append($0) }).disposed(by: bag)
         #expect(current(promise.get()) == nil)
         promise.set(1)
         promise.set(1)
@@ -19,16 +21,18 @@ import class Foundation.Thread
     }
 
     @Test func theReadIdiomWorksFromInsideAHandler() {
+        let bag = DisposeBag()  // a live get() start keeps its promise: the bag ends it with the test
         let promise = ValuePromise(1)
         var seenInside: [Int?] = []
         promise.get().start(next: { value in
             if value == 1 { promise.set(2) }  // delivery is queued, the value is current at once
             seenInside.append(current(promise.get()))
-        })
+        }).disposed(by: bag)
         #expect(seenInside == [2, 2])
     }
 
     @Test func ignoreRepeatedWhileSubscribersComeAndGo() {
+        let bag = DisposeBag()  // a live get() start keeps its promise: the bag ends it with the test
         let promise = ValuePromise(0, ignoreRepeated: true)
         var first: [Int] = []
         let firstDisposable = promise.get().start(next: { first.append($0) })
@@ -43,7 +47,7 @@ import class Foundation.Thread
         promise.set(2)
         promise.set(3)
         var third: [Int] = []
-        promise.get().start(next: { third.append($0) })
+        promise.get().start(next: { third.append($0) }).disposed(by: bag)
         secondDisposable.dispose()
         promise.set(3)
         promise.set(1)
@@ -54,9 +58,10 @@ import class Foundation.Thread
     }
 
     @Test func ignoreRepeatedStaysConsistentUnderConcurrentSets() {
+        let bag = DisposeBag()  // a live get() start keeps its promise: the bag ends it with the test
         let promise = ValuePromise(0, ignoreRepeated: true)
         let everything = History<Int>()
-        promise.get().start(next: everything.record)
+        promise.get().start(next: everything.record).disposed(by: bag)
         let histories = briefStarts(of: { promise.get() }) { thread in
             for index in 0..<500 { promise.set((index * (thread + 1)) % 3) }
         }
@@ -71,6 +76,7 @@ import class Foundation.Thread
     }
 
     @Test func aReentrantSetIsQueuedNotNested() {
+        let bag = DisposeBag()  // a live get() start keeps its promise: the bag ends it with the test
         // A deliberate difference (the migration guide's row on a re-entrant `ValuePromise.set`):
         // SwiftSignalKit gives a 1, a 2, b 2, b 1.
         let promise = ValuePromise<Int>()
@@ -78,17 +84,18 @@ import class Foundation.Thread
         promise.get().start(next: { value in
             events.append("a \(value)")
             if value == 1 { promise.set(2) }
-        })
-        promise.get().start(next: { events.append("b \($0)") })
+        }).disposed(by: bag)
+        promise.get().start(next: { events.append("b \($0)") }).disposed(by: bag)
         promise.set(1)
         #expect(events == ["a 1", "b 1", "a 2", "b 2"])
     }
 
     @Test func ignoreRepeatedDropsValuesEqualToTheCurrentOne() {
+        let bag = DisposeBag()  // a live get() start keeps its promise: the bag ends it with the test
         // As in SwiftSignalKit.
         let promise = ValuePromise<Int>(ignoreRepeated: true)
         var received: [Int] = []
-        promise.get().start(next: { received.append($0) })
+        promise.get().start(next: { received.append($0) }).disposed(by: bag)
         for value in [1, 1, 2, 2, 1, 1] { promise.set(value) }
         #expect(received == [1, 2, 1])
         #expect(promise.ignoreRepeated)

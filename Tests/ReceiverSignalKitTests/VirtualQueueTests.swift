@@ -4,7 +4,7 @@ import Testing
 
 // The hops and the queue-bound objects on a virtual-time queue: they behave as on a real `Queue`
 // (SignalDispatchTests and QueueLocalObjectTests test them there), at exact virtual times.
-@Suite struct VirtualQueueTests {
+@Suite(.detectingLeaks) struct VirtualQueueTests {
     @Test func deliverOnHopsOntoTheQueueAtTheNextAdvanceAndInlineFromIt() {
         let scheduler = TestScheduler()
         let queue = scheduler.queue()

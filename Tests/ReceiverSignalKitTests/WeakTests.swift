@@ -1,7 +1,8 @@
 import ReceiverSignalKit
+import ReceiverSignalKitTesting
 import Testing
 
-@Suite struct WeakTests {
+@Suite(.detectingLeaks) struct WeakTests {
     @Test func valueIsTheObjectWhileItLives() {
         let object = Witness()
         let box = Weak(object)

@@ -1,5 +1,6 @@
 import Foundation
 import Receiver
+import ReceiverSignalKitTesting
 import Testing
 
 /// "No user code under a lock — deinit included" (the threading contract, Threading and
@@ -8,7 +9,7 @@ import Testing
 /// `listen` or `dispose` on the same pair. Each runs in an exit test with a watchdog, so a deinit that runs
 /// under the pair's lock (and so deadlocks on it) fails the test instead of hanging the suite.
 /// Inside, a broken expectation exits with 3 and says why on stderr; the watchdog exits with 2.
-@Suite struct DeinitReentryTests {
+@Suite(.detectingLeaks) struct DeinitReentryTests {
     @Test(arguments: Reentry.allCases)
     func aWaveTheWarmRingOverwritesMayReenter(_ reentry: Reentry) async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) { [reentry] in

@@ -1,7 +1,8 @@
 import Receiver
+import ReceiverSignalKitTesting
 import Testing
 
-@Suite struct DisposeBagTests {
+@Suite(.detectingLeaks) struct DisposeBagTests {
     @Test func disposesEverythingWhenDeinitialised() {
         let members = [CountingDisposable(), CountingDisposable()]
         do {

@@ -1,5 +1,6 @@
 import Foundation
 import Receiver
+import ReceiverSignalKitTesting
 import TestSupport
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
 ///
 /// CI runs a fixed set of seeds. More: `RECEIVER_MODEL_PROGRAMS=1000000 swift test -c release
 /// --filter ModelTests` (and `RECEIVER_MODEL_SEED=n` to start at seed n, e.g. to reproduce one).
-@Suite struct ModelTests {
+@Suite(.detectingLeaks) struct ModelTests {
     static let environment = ProcessInfo.processInfo.environment
     /// The test runs on one thread: under the thread sanitizer, CI runs fewer programs.
     static let programs =

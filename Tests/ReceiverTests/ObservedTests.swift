@@ -1,9 +1,10 @@
 import Foundation
 import Observation
 import Receiver
+import ReceiverSignalKitTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ObservedTests {
+@Suite(.detectingLeaks, .timeLimit(.minutes(1))) struct ObservedTests {
     /// Tracks `observed.value` once; records the value seen in `onChange` (Observation calls it in
     /// `willSet`, so that is the old one) and counts the calls.
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)

@@ -1,9 +1,10 @@
 import Receiver
+import ReceiverSignalKitTesting
 import Testing
 
 /// The operators, as their docs state them: each operator's output, laziness, per-listener state,
 /// kept strategy (Choosing a Strategy, "Operators keep the strategy"), disposal.
-@Suite struct ReceiverOperatorsTests {
+@Suite(.detectingLeaks) struct ReceiverOperatorsTests {
     /// Broadcasts `waves` into a pair, listens to `derive(receiver)` and returns what it got.
     func run<T>(_ waves: [Int], _ derive: (Receiver<Int>) -> Receiver<T>) -> [T] {
         let (transmitter, receiver) = Receiver<Int>.make()

@@ -1,7 +1,8 @@
 import Receiver
+import ReceiverSignalKitTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ReceiverAsyncSourcesTests {
+@Suite(.detectingLeaks, .timeLimit(.minutes(1))) struct ReceiverAsyncSourcesTests {
     /// A listener that records its waves and tells the test about each one.
     private final class Listener: Sendable {
         let history = History<Int>()

@@ -1,4 +1,5 @@
 import Receiver
+import ReceiverSignalKitTesting
 import Testing
 
 /// `receiver.values` and `receiver.values(bufferingPolicy:)`: the receiver's side of async/await.
@@ -6,7 +7,7 @@ import Testing
 /// Disposal is proved two ways, without sleeps: a counter in a `map` upstream of the stream
 /// (a disposed listener's transform is never called again), and a token captured only by that
 /// transform, observed through a weak reference (a disposed listener's closures are released).
-@Suite struct ReceiverAsyncTests {
+@Suite(.detectingLeaks) struct ReceiverAsyncTests {
     static let strategies: [Receiver<Int>.Strategy] = [.hot, .warm(upTo: 2), .cold]
 
     /// Marks the end of what a test broadcasts, so that reading a stream never waits forever.

@@ -1,11 +1,12 @@
 import Foundation
 import Receiver
+import ReceiverSignalKitTesting
 import Testing
 
 /// The threading contract (Threading and Re-entrancy) with real threads. Handlers here record into
 /// plain, unsynchronised arrays on purpose: delivery is serialized by the pair, so
 /// `swift test --sanitize=thread` reports a race if it ever is not.
-@Suite struct ReceiverConcurrencyTests {
+@Suite(.detectingLeaks) struct ReceiverConcurrencyTests {
     static let workers = 4
     static let wavesPerWorker = 2_000
 

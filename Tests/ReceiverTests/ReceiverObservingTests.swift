@@ -1,10 +1,11 @@
 import Foundation
 import Receiver
+import ReceiverSignalKitTesting
 import Testing
 
 /// `Receiver.make(with:observing:)`. The models are main-actor isolated, as a SwiftUI view model is
 /// (so a change and the read after it are main-actor jobs, in order), except where a test says.
-@Suite(.timeLimit(.minutes(1))) @MainActor struct ReceiverObservingTests {
+@Suite(.detectingLeaks, .timeLimit(.minutes(1))) @MainActor struct ReceiverObservingTests {
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func theFirstReadIsBroadcastDuringMake() {
         let model = MainModel()

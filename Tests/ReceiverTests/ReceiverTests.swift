@@ -1,11 +1,12 @@
 import Receiver
+import ReceiverSignalKitTesting
 import Testing
 
 /// The core's contract on one thread (Choosing a Strategy; the threading contract, Threading and
 /// Re-entrancy article, Sources/Receiver/Receiver.docc/ThreadingAndReentrancy.md): strategies,
 /// order, re-entrancy, joining during delivery, disposal and lifetime. The multi-threaded half of
 /// the contract is in `ReceiverConcurrencyTests`.
-@Suite struct ReceiverTests {
+@Suite(.detectingLeaks) struct ReceiverTests {
     // MARK: Strategies (Choosing a Strategy, "Timelines": its examples, exactly)
 
     @Test func coldReplaysEveryWave() {
@@ -119,24 +120,26 @@ import Testing
 
     @Test(arguments: allStrategies)
     func aBroadcastFromAHandlerIsQueuedUntilTheCurrentWaveReachedEveryone(strategy: Receiver<Int>.Strategy) {
+        let bag = DisposeBag()  // a handler below holds its own pair: the bag ends the cycle with the test
         let (transmitter, receiver) = Receiver<Int>.make(with: strategy)
         var calls: [String] = []
         receiver.listen { wave in
             calls.append("A\(wave)")
             if wave == 1 { transmitter.broadcast(2) }
-        }
-        receiver.listen { calls.append("B\($0)") }
+        }.disposed(by: bag)
+        receiver.listen { calls.append("B\($0)") }.disposed(by: bag)
         transmitter.broadcast(1)
         #expect(calls == ["A1", "B1", "A2", "B2"])
     }
 
     @Test func aLongChainOfRebroadcastsDoesNotRecurse() {
+        let bag = DisposeBag()  // a handler below holds its own pair: the bag ends the cycle with the test
         let (transmitter, receiver) = Receiver<Int>.make()
         var received = 0
         receiver.listen { wave in
             received += 1
             if wave < 100_000 { transmitter.broadcast(wave + 1) }
-        }
+        }.disposed(by: bag)
         transmitter.broadcast(1)
         #expect(received == 100_000)
     }
@@ -154,44 +157,48 @@ import Testing
     // MARK: Joining during delivery (before and after are decided by call order)
 
     @Test func hotListenerJoiningAfterAQueuedBroadcastMissesIt() {
+        let bag = DisposeBag()  // a handler below holds its own pair: the bag ends the cycle with the test
         let (transmitter, receiver) = Receiver<Int>.make()
         var b: [Int] = []
         receiver.listen { wave in
             guard wave == 1 else { return }
             transmitter.broadcast(2)
             receiver.listen { b.append($0) }
-        }
+        }.disposed(by: bag)
         transmitter.broadcast(1)
         transmitter.broadcast(3)
         #expect(b == [3])
     }
 
     @Test func hotListenerJoiningBeforeAQueuedBroadcastReceivesIt() {
+        let bag = DisposeBag()  // a handler below holds its own pair: the bag ends the cycle with the test
         let (transmitter, receiver) = Receiver<Int>.make()
         var b: [Int] = []
         receiver.listen { wave in
             guard wave == 1 else { return }
             receiver.listen { b.append($0) }
             transmitter.broadcast(2)
-        }
+        }.disposed(by: bag)
         transmitter.broadcast(1)
         transmitter.broadcast(3)
         #expect(b == [2, 3])
     }
 
     @Test func coldListenerJoiningInAHandlerGetsTheCurrentWaveOnceThenEverything() {
+        let bag = DisposeBag()  // a handler below holds its own pair: the bag ends the cycle with the test
         let (transmitter, receiver) = Receiver<Int>.make(with: .cold)
         var b: [Int] = []
         receiver.listen { wave in
             if wave == 1 { receiver.listen { b.append($0) } }
-        }
-        receiver.listen { _ in }  // a later listener, so wave 1 is still being delivered
+        }.disposed(by: bag)
+        receiver.listen { _ in }.disposed(by: bag)  // a later listener, so wave 1 is still being delivered
         transmitter.broadcast(1)
         transmitter.broadcast(2)
         #expect(b == [1, 2])
     }
 
     @Test func warmListenerJoiningWithWavesQueuedGetsThemOnceThroughTheReplay() {
+        let bag = DisposeBag()  // a handler below holds its own pair: the bag ends the cycle with the test
         let (transmitter, receiver) = Receiver<Int>.make(with: .warm(upTo: 3))
         var b: [Int] = []
         receiver.listen { wave in
@@ -200,13 +207,14 @@ import Testing
             transmitter.broadcast(3)
             receiver.listen { b.append($0) }  // 2 and 3 are queued: kept, so replayed, not live
             transmitter.broadcast(4)
-        }
+        }.disposed(by: bag)
         transmitter.broadcast(1)
         #expect(b == [1, 2, 3, 4])
     }
 
     @Test(arguments: allStrategies)
     func replayHappensBeforeListenReturnsAlsoInsideAHandler(strategy: Receiver<Int>.Strategy) {
+        let bag = DisposeBag()  // a handler below holds its own pair: the bag ends the cycle with the test
         let (transmitter, receiver) = Receiver<Int>.make(with: strategy)
         transmitter.broadcast(1)
         transmitter.broadcast(2)
@@ -216,7 +224,7 @@ import Testing
             guard wave == 3 else { return }
             receiver.listen { inner.append($0) }
             seenWhenListenReturned = inner
-        }
+        }.disposed(by: bag)
         transmitter.broadcast(3)
         let expected: [Int] =
             switch strategy {
@@ -229,6 +237,7 @@ import Testing
     }
 
     @Test func aHandlerThatBroadcastsDuringItsOwnReplayGetsThatWaveAfterTheReplay() {
+        let bag = DisposeBag()  // a handler below holds its own pair: the bag ends the cycle with the test
         let (transmitter, receiver) = Receiver<Int>.make(with: .cold)
         transmitter.broadcast(1)
         transmitter.broadcast(2)
@@ -236,7 +245,7 @@ import Testing
         receiver.listen { wave in
             a.append(wave)
             if wave == 1 { transmitter.broadcast(10) }
-        }
+        }.disposed(by: bag)
         #expect(a == [1, 2, 10])
     }
 
@@ -282,6 +291,7 @@ import Testing
     }
 
     @Test func disposingDropsQueuedWavesForThatListener() {
+        let bag = DisposeBag()  // a handler below holds its own pair: the bag ends the cycle with the test
         let (transmitter, receiver) = Receiver<Int>.make()
         var calls: [String] = []
         var b: (any Disposable)?
@@ -290,7 +300,7 @@ import Testing
             guard wave == 1 else { return }
             transmitter.broadcast(2)
             transmitter.broadcast(3)
-        }
+        }.disposed(by: bag)
         b = receiver.listen { wave in
             calls.append("B\(wave)")
             if wave == 2 { b?.dispose() }

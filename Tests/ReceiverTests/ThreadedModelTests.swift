@@ -1,5 +1,6 @@
 import Foundation
 import Receiver
+import ReceiverSignalKitTesting
 import TestSupport
 import Testing
 
@@ -17,7 +18,7 @@ import Testing
 ///
 /// Handlers record into unsynchronised storage on purpose: `swift test --sanitize=thread` reports
 /// a race if delivery to one listener is ever not serialised.
-@Suite struct ThreadedModelTests {
+@Suite(.detectingLeaks) struct ThreadedModelTests {
     static let threads = 4
     static let operations = 300
     static let rounds =
