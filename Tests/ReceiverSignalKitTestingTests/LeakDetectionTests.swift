@@ -122,6 +122,22 @@ import Testing
         #expect(leaked == nil)
     }
 
+    /// `then` and `catch` over a source that lets go of its subscriber are released as a plain start
+    /// is, even when a handler holds the start's own disposable: the check finds nothing. (When their
+    /// handlers held the object that holds their starts, this was the cycle above.)
+    @Test func thenAndCatchOverASourceThatLetsGoLeaveNoCycle() {
+        let leaks = detectLeaks { () -> Void in
+            let thenMeta = MetaDisposable()
+            thenMeta.set((Signal<Int, NoError>.never() |> then(.single(1))).start(next: { _ in thenMeta.dispose() }))
+            let catchMeta = MetaDisposable()
+            catchMeta.set(
+                (Signal<Int, Int>.never() |> `catch` { _ in Signal<Int, NoError>.single(1) }).start(next: { _ in
+                    catchMeta.dispose()
+                }))
+        }
+        #expect(leaks.isEmpty)
+    }
+
     // MARK: whose starts a check sees
 
     @Test func aCheckInsideAnotherSeesOnlyItsOwnStarts() {
