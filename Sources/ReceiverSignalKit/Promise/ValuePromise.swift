@@ -1,3 +1,7 @@
+#if !canImport(Darwin)
+public import Synchronization
+#endif
+
 /// A current value that is set directly: `get()` sends the current value, then every new one.
 ///
 /// ```swift
@@ -31,8 +35,12 @@
 public final class ValuePromise<T: Equatable> {
     // Every stored `var` is only touched under the object's stripe of the lock table
     // (`StripedLock`), which also makes the exclusivity check redundant; so the promise is
-    // `Sendable` when `T` is (the extension below).
+    // `Sendable` when `T` is (the extension below). (The order of the stored properties packs a
+    // `ValuePromise<Int>` into 56 bytes.)
 
+    /// The current value until the pair is made. After it, the pair keeps the current value, and
+    /// this is a copy only when `ignoreRepeated` (for `set` to compare with); `nil` otherwise.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var value: T?
     /// Whether a value equal to the current one is ignored.
     ///
     /// ```swift
@@ -41,12 +49,15 @@ public final class ValuePromise<T: Equatable> {
     public let ignoreRepeated: Bool
     /// Counts the `set`s, so that a first start can tell that one came while it made the pair.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var version: UInt32 = 0
-    /// The current value until the pair is made. After it, the pair keeps the current value, and
-    /// this is a copy only when `ignoreRepeated` (for `set` to compare with); `nil` otherwise.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var value: T?
     /// The pair, made at the first start of `get()` and kept from then on.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var transmitter: Receiver<T>.Transmitter?
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var receiver: Receiver<T>?
+    #if !canImport(Darwin)
+    /// The transmitter's address once the pair is made (stored after it, releasing), so that a
+    /// `set` without `ignoreRepeated` finds it with one load instead of a lock round trip. On Apple
+    /// platforms, whose deployment targets predate `Synchronization`, `set` takes the lock.
+    @usableFromInline let published = Synchronization.Atomic<UInt>(0)
+    #endif
 
     /// Makes a promise whose current value is `value`.
     ///
@@ -85,6 +96,14 @@ public final class ValuePromise<T: Equatable> {
         let lock = StripedLock(for: self)
         if ignoreRepeated {
             guard lock.withLock({ self.value }) != value else { return }  // the new value is dropped
+        } else {
+            #if !canImport(Darwin)
+            let address = published.load(ordering: .acquiring)
+            if address != 0 {  // the pair keeps the value: nothing to store here
+                let transmitter = Unmanaged<Receiver<T>.Transmitter>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
+                return transmitter._withUnsafeGuaranteedRef { $0.broadcast(value) }
+            }
+            #endif
         }
         var replaced: T? = value
         // Unretained: once made, the pair is kept as long as the promise, which is alive here.
@@ -119,6 +138,10 @@ public final class ValuePromise<T: Equatable> {
             let kept = lock.withLock { () -> Bool in
                 guard self.receiver == nil, self.version == version else { return false }
                 (self.transmitter, self.receiver) = (transmitter, made)
+                #if !canImport(Darwin)
+                published.store(
+                    UInt(bitPattern: Unmanaged.passUnretained(transmitter).toOpaque()), ordering: .releasing)
+                #endif
                 if !ignoreRepeated { swap(&self.value, &moved) }  // the pair keeps it now
                 return true
             }
