@@ -1,6 +1,8 @@
 import Dispatch
 import Testing
 
+import class Foundation.Thread
+
 @testable import ReceiverSignalKit
 
 /// What a `ValuePromise` keeps before and after its first start: apps keep promises by the
@@ -73,27 +75,38 @@ import Testing
     @Test func aSetDuringTheFirstStartIsNeverLost() {
         // A first start makes the pair with the value it read; a `set` on another thread meanwhile
         // must not be overwritten by that older value: after both, the current value is the set
-        // one. The `set` is made later and later into the start, to land in every part of it.
+        // one. Round after round, one thread starts a new promise's `get()` while another sets it,
+        // later and later into the start, to land in every part of it.
         let clock = ContinuousClock()
         let oneStart = clock.measure { for _ in 0..<50 { ValuePromise(0).get().start().dispose() } } / 50
-        var stale: [Int] = []
-        for round in 0..<600 {
-            let delay = oneStart * Double(round % 60) / 40
-            let promise = ValuePromise(-1)
-            let ready = Atomic(value: 0)
-            DispatchQueue.concurrentPerform(iterations: 2) { thread in
-                _ = ready.modify { $0 + 1 }
-                while ready.with({ $0 }) < 2 {}  // both threads go at once
-                if thread == 0 {
-                    promise.get().start().dispose()
-                } else {
-                    let until = clock.now + delay
-                    while clock.now < until {}
-                    promise.set(round)
-                }
-            }
-            if current(promise.get()) != round { stale.append(round) }
+        let rounds = 1_200
+        let promises = (0..<rounds).map { _ in ValuePromise(-1) }
+        // Two threads of their own (a thread pool may run both on one thread, where the first
+        // would wait for the second forever), meeting at the start of each round.
+        let arrivals = Atomic(value: 0), finished = DispatchSemaphore(value: 0)
+        @Sendable func meet(_ round: Int) {
+            _ = arrivals.modify { $0 + 1 }
+            while arrivals.with({ $0 }) < 2 * (round + 1) {}
         }
+        Thread.detachNewThread {
+            for round in 0..<rounds {
+                meet(round)
+                promises[round].get().start().dispose()
+            }
+            finished.signal()
+        }
+        Thread.detachNewThread {
+            for round in 0..<rounds {
+                meet(round)
+                let until = clock.now + oneStart * Double(round % 60) / 40
+                while clock.now < until {}
+                promises[round].set(round)
+            }
+            finished.signal()
+        }
+        finished.wait()
+        finished.wait()
+        let stale = (0..<rounds).filter { current(promises[$0].get()) != $0 }
         #expect(stale == [])
     }
 }
