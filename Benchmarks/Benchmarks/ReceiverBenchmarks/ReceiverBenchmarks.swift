@@ -27,6 +27,7 @@ let benchmarks: @Sendable () -> Void = {
     registerSignalKitUtilities()
     registerQueueIsCurrent()
     registerSignalKitStarts()
+    registerScreen()
 }
 
 // MARK: - W1 hot broadcast, 1 listener — per wave
