@@ -1,6 +1,8 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+let actorCheck = SwiftSetting.define("RECEIVER_ACTOR_CHECK", .when(configuration: .debug))
+
 let package = Package(
     name: "Receiver",
     platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
@@ -15,8 +17,9 @@ let package = Package(
         .library(name: "ReceiverSignalKitTesting", targets: ["ReceiverSignalKitTesting"]),
     ],
     targets: [
-        .target(name: "Receiver"),
-        .target(name: "ReceiverSignalKit", dependencies: ["Receiver"]),
+        // Debug builds check that handlers given on the main actor run there (ActorCheck.swift).
+        .target(name: "Receiver", swiftSettings: [actorCheck]),
+        .target(name: "ReceiverSignalKit", dependencies: ["Receiver"], swiftSettings: [actorCheck]),
         .target(name: "SwiftSignalKit", dependencies: ["ReceiverSignalKit"]),
         .target(name: "ReceiverSignalKitTesting", dependencies: ["ReceiverSignalKit"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),

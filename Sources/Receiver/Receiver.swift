@@ -201,6 +201,9 @@ public final class Receiver<Wave> {
     public func listen(
         to handler: @escaping Handler, isolation: (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
     ) -> any Disposable {
+        #if RECEIVER_ACTOR_CHECK  // debug builds: reports a call off the caller's actor (ActorCheck.swift)
+        let handler = ActorCheck.wrap(handler, isolation, "listen", fileID, line, fix: "Broadcast on the main actor")
+        #endif
         if let attach { return attach(handler) }
         let lock = lock
         let listener = Listener(lock: lock, handler: handler)

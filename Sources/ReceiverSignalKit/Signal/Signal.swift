@@ -77,7 +77,10 @@ public final class Signal<T, E> {
         next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil,
         isolation: (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
     ) -> any Disposable {
-        run(next, error, completed)
+        #if RECEIVER_ACTOR_CHECK  // debug builds: reports a call off the caller's actor (Signal+ActorCheck.swift)
+        let (next, error, completed) = Self.checking(next, error, completed, isolation, "start", fileID, line)
+        #endif
+        return run(next, error, completed)
     }
 
     /// Starts the signal, exactly as ``start(next:error:completed:)``. SwiftSignalKit apps use
@@ -100,7 +103,10 @@ public final class Signal<T, E> {
         next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil,
         isolation: (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
     ) -> any Disposable {
-        run(next, error, completed)
+        #if RECEIVER_ACTOR_CHECK  // debug builds: reports a call off the caller's actor (Signal+ActorCheck.swift)
+        let (next, error, completed) = Self.checking(next, error, completed, isolation, "startStandalone", fileID, line)
+        #endif
+        return run(next, error, completed)
     }
 
     /// Starts the signal and wraps the handle in a ``StrictDisposable``: in debug builds, letting
@@ -124,7 +130,10 @@ public final class Signal<T, E> {
         next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil,
         isolation: (any Actor)? = #isolation, file: String = #file, line: Int = #line
     ) -> any Disposable {
-        run(next, error, completed).strict(file: file, line: line)
+        #if RECEIVER_ACTOR_CHECK  // debug builds: reports a call off the caller's actor (Signal+ActorCheck.swift)
+        let (next, error, completed) = Self.checking(next, error, completed, isolation, "startStrict", file, line)
+        #endif
+        return run(next, error, completed).strict(file: file, line: line)
     }
 
     /// SwiftSignalKit's exact signature of ``start(next:error:completed:isolation:fileID:line:)``,
