@@ -8,8 +8,8 @@
 # One file is one module, so: ReceiverSignalKit's re-export of the Receiver module is dropped;
 # every import gets the widest level any file gives it (the modules' files disagree, which one
 # file may not); and the few `package` declarations (the hook the test-only
-# ReceiverSignalKitTesting module uses, which is not vendored) become `internal`, since a file
-# compiled outside a package has no package name for them. `.ci/vendor-check.sh` compiles and
+# ReceiverSignalKitTesting module uses, which is not vendored, and the actor checker's entry
+# points) become `internal`, since a file compiled outside a package has no package name for them. `.ci/vendor-check.sh` compiles and
 # runs what this writes, so the command above stays working.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +21,6 @@ for file in "${sources[@]}"; do
     printf '// ---- %s\n' "$file"
     grep -vE '^@_exported public import Receiver$' "$file" | sed -E \
         -e 's/^internal import /public import /' \
-        -e 's/(^|[[:space:]])package ((let|var|func|init|final|protocol|struct|class|enum|convenience)[[:space:](<])/\1internal \2/g'
+        -e 's/(^|[[:space:]])package ((let|var|func|init|final|protocol|struct|class|enum|convenience|static)[[:space:](<?])/\1internal \2/g'
     printf '\n'
 done

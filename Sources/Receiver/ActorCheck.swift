@@ -4,7 +4,8 @@
 // Compiled only where `RECEIVER_ACTOR_CHECK` is defined: Package.swift defines it for debug
 // builds of the library's modules. A release build has none of this — the calls are not made, no
 // handler is wrapped and nothing is stored — and nor has a vendored copy, since the core file must
-// compile alone (the whole library as one file may define the condition in its debug builds).
+// compile alone (the whole library vendored as one file has it where its debug builds define the
+// condition; `.ci/vendor-check.sh` type-checks that).
 //
 // What it can tell: `#isolation` (SE-0420) at the user's call says which actor the caller runs
 // on, and so which actor a non-`@Sendable` closure written there belongs to. Only the main actor
