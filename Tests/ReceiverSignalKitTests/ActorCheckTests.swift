@@ -84,6 +84,21 @@ import Testing
         #expect(reports.isEmpty)
     }
 
+    // A known limit, documented: a `@Sendable` closure written on the main actor is not main-actor
+    // code, but its type keeps no actor at run time, so it is checked as the caller's.
+    @Test func aSendableHandlerWrittenOnTheMainActorIsCheckedAsTheCallers() async throws {
+        let result = await #expect(
+            processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
+        ) {
+            startWatchdog()
+            let line = await MainActor.run { ActorCheckSites.startSendableOffTheMainActor() }
+            print(line)
+        }
+        let (line, reports) = try #require(Self.outcome(of: result))
+        #expect(reports.count == 1)
+        #expect(reports.first?.contains("ActorCheckTests.swift:\(line) ") == true)
+    }
+
     @Test func theOffSwitchTurnsTheCheckOff() async throws {
         let result = await #expect(
             processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
@@ -143,6 +158,15 @@ enum ActorCheckSites {
         arrived.wait()
         strict.dispose()
         return #line - 5
+    }
+
+    /// Starts a signal delivered on a queue of its own with a `@Sendable` handler, on the main actor.
+    @MainActor static func startSendableOffTheMainActor() -> Int {
+        let arrived = DispatchSemaphore(value: 0)
+        let handler: @Sendable (Int) -> Void = { _ in arrived.signal() }
+        (Signal<Int, NoError>.single(1) |> deliverOn(Queue(name: "ActorCheckTests"))).start(next: handler)
+        arrived.wait()
+        return #line - 2
     }
 
     /// Starts a signal delivered on the main queue: correct main-actor code.
