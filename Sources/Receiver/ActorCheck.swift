@@ -31,15 +31,9 @@ internal import Musl
 @usableFromInline package struct ActorCheck: Sendable {
     /// What the switch says: `RECEIVER_ACTOR_CHECK=off` turns the check off, `=fatal` stops the
     /// program at the first report; anything else (or nothing) reports and goes on.
-    enum Mode { case report, fatal, off }
+    enum Mode: String { case report, fatal, off }
 
-    static let mode: Mode = {
-        switch getenv("RECEIVER_ACTOR_CHECK").map({ String(cString: $0) }) {
-        case "off": .off
-        case "fatal": .fatal
-        default: .report
-        }
-    }()
+    static let mode = getenv("RECEIVER_ACTOR_CHECK").flatMap { Mode(rawValue: String(cString: $0)) } ?? .report
 
     let call: StaticString, file: String, line: Int, fix: StaticString
 
@@ -71,9 +65,10 @@ internal import Musl
     }
 
     @usableFromInline func report() {
-        // A `#file` path is named by its last component, as a `#fileID` names its file.
-        let site = "\(file.hasPrefix("/") ? file.split(separator: "/").last.map(String.init) ?? file : file):\(line)"
-        guard Self.reported.insert(site) else { return }
+        guard Self.reported.insert("\(file):\(line)") else { return }
+        // Named as a `#fileID` names it, "Module/File.swift" (`startStrict`'s `#file` is one too: a
+        // default argument takes the declaring module's Swift 6 meaning); a path, by its last two.
+        let site = "\(file.split(separator: "/").suffix(2).joined(separator: "/")):\(line)"
         let message = """
             Receiver actor check: the handler given to `\(call)` at \(site) on the main actor is called \
             off the main actor. It is main-actor code, so it races with the main actor. \(fix); or, if \
@@ -129,8 +124,7 @@ internal import Musl
     #if !canImport(Darwin)
     static let threadKind: pthread_key_t = {
         var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        guard status == 0 else { fatalError("Receiver actor check: pthread_key_create failed (\(status))") }
+        precondition(pthread_key_create(&key, nil) == 0)  // fails only when the process has no keys left
         return key
     }()
 

@@ -57,8 +57,7 @@ import Testing
             reports.contains {
                 $0.contains("given to `startStandalone` at ReceiverSignalKitTests/ActorCheckTests.swift:\(line) ")
             })
-        // `startStrict` keeps SwiftSignalKit's `#file`: a path in the Swift 5 mode, named by its
-        // last component; in the Swift 6 mode, the same as `#fileID`.
+        // `startStrict` keeps SwiftSignalKit's `#file`, which in the Swift 6 mode is `#fileID`.
         #expect(
             reports.contains {
                 $0.contains("given to `startStrict` at ReceiverSignalKitTests/ActorCheckTests.swift:\(line + 1) ")
