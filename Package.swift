@@ -1,6 +1,10 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// Debug builds report handlers run off their caller's actor and let tests find leaked subscriptions
+// (Diagnostics.swift); release builds compile none of it.
+let diagnostics = SwiftSetting.define("RECEIVER_DIAGNOSTICS", .when(configuration: .debug))
+
 let package = Package(
     name: "Receiver",
     platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
@@ -15,10 +19,10 @@ let package = Package(
         .library(name: "ReceiverSignalKitTesting", targets: ["ReceiverSignalKitTesting"]),
     ],
     targets: [
-        .target(name: "Receiver"),
-        .target(name: "ReceiverSignalKit", dependencies: ["Receiver"]),
+        .target(name: "Receiver", swiftSettings: [diagnostics]),
+        .target(name: "ReceiverSignalKit", dependencies: ["Receiver"], swiftSettings: [diagnostics]),
         .target(name: "SwiftSignalKit", dependencies: ["ReceiverSignalKit"]),
-        .target(name: "ReceiverSignalKitTesting", dependencies: ["ReceiverSignalKit"]),
+        .target(name: "ReceiverSignalKitTesting", dependencies: ["ReceiverSignalKit"], swiftSettings: [diagnostics]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "ReceiverSignalKitTesting", "TestSupport"]),
         .testTarget(

@@ -7,9 +7,10 @@
 #
 # One file is one module, so: ReceiverSignalKit's re-export of the Receiver module, and its import
 # of the core's debug-only leak-check hook, are dropped; every import gets the widest level any
-# file gives it (the modules' files disagree, which one file may not); and the few `package` declarations (the hook the test-only
-# ReceiverSignalKitTesting module uses, which is not vendored) become `internal`, since a file
-# compiled outside a package has no package name for them. `.ci/vendor-check.sh` compiles and
+# file gives it (the modules' files disagree, which one file may not); and the few `package`
+# declarations (the hook the test-only ReceiverSignalKitTesting module uses, which is not vendored,
+# and the actor checker's entry points) become `internal`, since a file compiled outside a package
+# has no package name for them. `.ci/vendor-check.sh` compiles and
 # runs what this writes, so the command above stays working.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,6 @@ for file in "${sources[@]}"; do
     printf '// ---- %s\n' "$file"
     grep -vE '^(@_exported public|@_spi\(LeakCheck\) internal) import Receiver$' "$file" | sed -E \
         -e 's/^internal import /public import /' \
-        -e 's/(^|[[:space:]])package ((let|var|func|init|final|protocol|struct|class|enum|convenience)[[:space:](<])/\1internal \2/g'
+        -e 's/(^|[[:space:]])package ((let|var|func|init|final|protocol|struct|class|enum|convenience|static)[[:space:](<?])/\1internal \2/g'
     printf '\n'
 done

@@ -4,7 +4,8 @@
 #   (a) the core, Sources/Receiver/Receiver.swift, compiled ALONE with a smoke program;
 #   (b) every source file of both modules as ONE file, as `.ci/one-file.sh` writes it for users,
 #       compiled alone with a smoke
-#       program that uses the operators, async and the adapter (promises, |>, disposables);
+#       program that uses the operators, async and the adapter (promises, |>, disposables); and
+#       type-checked with the actor checker compiled in (-D RECEIVER_DIAGNOSTICS);
 #   (c) that same file compiled as a module named SwiftSignalKit, and a client of it in SwiftSignalKit
 #       style (Swift 5 mode, Foundation, `SwiftSignalKit.Timer`, `SwiftSignalKit.filter`): the way to
 #       vendor the library in place of Telegram's SwiftSignalKit;
@@ -54,6 +55,8 @@ all="$work/ReceiverAll.swift"
 bash .ci/one-file.sh >"$all"   # the command README and the migration guide give users
 grep '^// ---- ' "$all" | cut -c9-
 check all "$all"
+echo "--- the same file with the actor checker compiled in, as a debug build defining it has it"
+"$SWIFTC" "${FLAGS[@]}" -typecheck -D RECEIVER_DIAGNOSTICS "$all" "$work/all/main.swift"
 
 echo "=== (c) that file as a module named SwiftSignalKit, and a SwiftSignalKit-style client of it"
 dir="$work/swiftsignalkit"

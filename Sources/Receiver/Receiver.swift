@@ -201,12 +201,11 @@ public final class Receiver<Wave> {
     public func listen(
         to handler: @escaping Handler, isolation: (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
     ) -> any Disposable {
-        #if DEBUG
-        let handler = ReceiverLeakCheck.tracking(handler, "listener of Receiver<\(Wave.self)>", fileID, line)
+        #if RECEIVER_DIAGNOSTICS  // debug builds: the actor check and leak detection (Diagnostics.swift)
+        let handler = ReceiverDiagnostics.listening(handler, isolation, fileID, line)
         #endif
         if let attach { return attach(handler) }
-        let lock = lock
-        let listener = Listener(lock: lock, handler: handler)
+        let lock = lock, listener = Listener(lock: lock, handler: handler)
         var pending = lock.withLock { state.add(listener) }
         // No lock per replayed wave: nothing can dispose this listener before it is returned
         // below. Waves broadcast meanwhile are held for it, then handed over.
@@ -216,44 +215,7 @@ public final class Receiver<Wave> {
         }
         return listener
     }
-
-    /// Receiver 0.0.5's exact signature of ``listen(to:isolation:fileID:line:)``, kept so that a
-    /// reference to `receiver.listen(to:)` has its type. Calls choose the form above.
-    ///
-    /// ```swift
-    /// let listen: (@escaping (Int) -> Void) -> any Disposable = receiver.listen(to:)
-    /// ```
-    @_disfavoredOverload @inlinable @discardableResult
-    public func listen(to handler: @escaping Handler) -> any Disposable {
-        listen(to: handler, isolation: nil)
-    }
 }
-
-#if DEBUG
-/// Debug builds only: the leak check (`detectLeaks`, ReceiverSignalKitTesting) running in this task
-/// gives each listener and start made outside the library a token to hold in its handlers, and at
-/// the end reports those whose token is still held. (Not inlinable, so generic: debug only.)
-@usableFromInline enum ReceiverLeakCheck {
-    @TaskLocal static var token: (@Sendable (_ what: String, _ fileID: String, _ line: Int) -> AnyObject?)?
-
-    @usableFromInline static func tracking<Value>(
-        _ handler: @escaping (Value) -> Void, _ what: @autoclosure () -> String, _ fileID: String, _ line: Int
-    ) -> (Value) -> Void {
-        guard let make = token, let token = make(what(), fileID, line) else { return handler }
-        return { value in withExtendedLifetime(token) { handler(value) } }
-    }
-}
-
-/// Debug builds only: the running leak check's token maker, for ReceiverSignalKit's starts and the
-/// check itself.
-///
-/// ```swift
-/// receiverLeakCheck.withValue(maker) { receiver.listen { print($0) } }
-/// ```
-@_spi(LeakCheck) public var receiverLeakCheck: TaskLocal<(@Sendable (String, String, Int) -> AnyObject?)?> {
-    ReceiverLeakCheck.$token
-}
-#endif
 
 extension Receiver: Sendable where Wave: Sendable {}
 extension Receiver.Transmitter: Sendable where Wave: Sendable {}

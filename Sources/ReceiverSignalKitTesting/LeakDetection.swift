@@ -5,7 +5,7 @@ internal import ReceiverSignalKit
 public import Testing
 #endif
 
-#if DEBUG
+#if RECEIVER_DIAGNOSTICS
 @_spi(LeakCheck) internal import Receiver
 #endif
 
@@ -86,7 +86,7 @@ public struct Leak: Sendable, Hashable, CustomStringConvertible {
 /// - Parameter body: The code to check. A `detectLeaks` inside another sees its own starts only.
 /// - Returns: The leaks, in the order they were made.
 public func detectLeaks(_ body: () throws -> Void) rethrows -> [Leak] {
-    #if DEBUG
+    #if RECEIVER_DIAGNOSTICS
     let check = LeakCheck()
     try receiverLeakCheck.withValue(check.maker) { try body() }
     return check.leaks(waiting: { usleep(2_000) })
@@ -114,7 +114,7 @@ public func detectLeaks(_ body: () throws -> Void) rethrows -> [Leak] {
 public func detectLeaks(
     isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
 ) async rethrows -> [Leak] {
-    #if DEBUG
+    #if RECEIVER_DIAGNOSTICS
     let check = LeakCheck()
     try await receiverLeakCheck.withValue(check.maker, operation: body)
     var leaks = check.leaks(waiting: nil)
@@ -197,7 +197,7 @@ extension Trait where Self == LeakDetectionTrait {
 }
 #endif
 
-#if DEBUG
+#if RECEIVER_DIAGNOSTICS
 /// One running check: a weak reference to each token it gave out. A token lives in the handlers of
 /// the start or listener it was given to, so one still alive at the end is a start still live.
 final class LeakCheck: Sendable {

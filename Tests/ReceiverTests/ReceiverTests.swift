@@ -72,6 +72,18 @@ import Testing
         #expect(histories == [[2], [2]])
     }
 
+    @Test func receiver005sListenCanBeNamedAsAFunction() {
+        let (transmitter, receiver) = Receiver<Int>.make(with: .cold)
+        transmitter.broadcast(1)
+        let listen: (@escaping (Int) -> Void) -> any Disposable = receiver.listen(to:)
+        var received: [Int] = []
+        let disposable = listen { received.append($0) }
+        transmitter.broadcast(2)
+        disposable.dispose()
+        transmitter.broadcast(3)
+        #expect(received == [1, 2])
+    }
+
     @Test func strategiesAreEquatable() {
         #expect(Receiver<Int>.Strategy.warm(upTo: 3) == .warm(upTo: 3))
         #expect(Receiver<Int>.Strategy.warm(upTo: 3) != .warm(upTo: 4))

@@ -77,8 +77,8 @@ public final class Signal<T, E> {
         next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil,
         isolation: (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
     ) -> any Disposable {
-        #if DEBUG
-        let (next, error, completed) = SignalLeakCheck.tracking(next, error, completed, fileID, line)
+        #if RECEIVER_DIAGNOSTICS  // debug builds: the actor check and leak detection (Signal+Diagnostics.swift)
+        let (next, error, completed) = Self.diagnosed(next, error, completed, isolation, "start", fileID, line)
         #endif
         return run(next, error, completed)
     }
@@ -103,8 +103,9 @@ public final class Signal<T, E> {
         next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil,
         isolation: (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
     ) -> any Disposable {
-        #if DEBUG
-        let (next, error, completed) = SignalLeakCheck.tracking(next, error, completed, fileID, line)
+        #if RECEIVER_DIAGNOSTICS  // debug builds: the actor check and leak detection (Signal+Diagnostics.swift)
+        let (next, error, completed) = Self.diagnosed(
+            next, error, completed, isolation, "startStandalone", fileID, line)
         #endif
         return run(next, error, completed)
     }
@@ -130,8 +131,8 @@ public final class Signal<T, E> {
         next: ((T) -> Void)? = nil, error: ((E) -> Void)? = nil, completed: (() -> Void)? = nil,
         isolation: (any Actor)? = #isolation, file: String = #file, line: Int = #line
     ) -> any Disposable {
-        #if DEBUG
-        let (next, error, completed) = SignalLeakCheck.tracking(next, error, completed, file, line)
+        #if RECEIVER_DIAGNOSTICS  // debug builds: the actor check and leak detection (Signal+Diagnostics.swift)
+        let (next, error, completed) = Self.diagnosed(next, error, completed, isolation, "startStrict", file, line)
         #endif
         return run(next, error, completed).strict(file: file, line: line)
     }

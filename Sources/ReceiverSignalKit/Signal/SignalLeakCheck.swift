@@ -1,4 +1,4 @@
-#if DEBUG
+#if RECEIVER_DIAGNOSTICS
 @_spi(LeakCheck) internal import Receiver
 
 /// Debug builds only: what lets a leak check (`detectLeaks`, `.detectingLeaks`:

@@ -1,0 +1,137 @@
+// The actor checker: in debug builds, a handler given to `listen` or `start` by code on the main
+// actor is wrapped so that its first call off the main actor prints one diagnostic per call site.
+//
+// Compiled only where `RECEIVER_DIAGNOSTICS` is defined: Package.swift defines it for debug
+// builds of the library's modules. A release build has none of this — the calls are not made, no
+// handler is wrapped and nothing is stored — and nor has a vendored copy, since the core file must
+// compile alone (the whole library vendored as one file has it where its debug builds define the
+// condition; `.ci/vendor-check.sh` type-checks that).
+//
+// What it can tell: `#isolation` (SE-0420) at the user's call says which actor the caller runs
+// on, and so which actor a non-`@Sendable` closure written there belongs to. Only the main actor
+// is checked: "on the main thread, or running the main queue" is exact and cheap to ask. Whether
+// another actor is running can be asked only of the concurrency runtime's unexported-in-Swift
+// entry points, whose answer for an actor with a custom executor may be a trap. A handler's type
+// carries no isolation at run time, so a `@Sendable` closure written on the main actor (which is
+// not main-actor code) is checked as if it were.
+
+#if RECEIVER_DIAGNOSTICS
+internal import Dispatch
+
+#if canImport(Darwin)
+internal import Darwin
+#elseif canImport(Glibc)
+internal import Glibc
+#elseif canImport(Musl)
+internal import Musl
+#endif
+
+/// Where a handler was given and what to say about it: made once per wrapped handler, checked at
+/// each of its calls.
+@usableFromInline package struct ActorCheck: Sendable {
+    /// What the switch says: `RECEIVER_ACTOR_CHECK=off` turns the check off, `=fatal` stops the
+    /// program at the first report; anything else (or nothing) reports and goes on.
+    enum Mode: String { case report, fatal, off }
+
+    static let mode = getenv("RECEIVER_ACTOR_CHECK").flatMap { Mode(rawValue: String(cString: $0)) } ?? .report
+
+    let call: StaticString, file: String, line: Int, fix: StaticString
+
+    /// A check for a handler given to `call` at `file`:`line` by code on `isolation`, or `nil`
+    /// when there is nothing to check: no actor, an actor other than the main actor, or the
+    /// checker switched off. `file` may be a `#fileID` or a `#file` path.
+    @usableFromInline package init?(
+        _ isolation: (any Actor)?, _ call: StaticString, _ file: String, _ line: Int, fix: StaticString
+    ) {
+        guard let isolation, isolation === MainActor.shared, Self.mode != .off else { return nil }
+        (self.call, self.file, self.line, self.fix) = (call, file, line, fix)
+    }
+
+    /// `handler`, checked at each call; `handler` itself where there is nothing to check.
+    @usableFromInline package static func wrap<Value>(
+        _ handler: @escaping (Value) -> Void, _ isolation: (any Actor)?, _ call: StaticString, _ file: String,
+        _ line: Int, fix: StaticString
+    ) -> (Value) -> Void {
+        guard let check = ActorCheck(isolation, call, file, line, fix: fix) else { return handler }
+        return { value in
+            check.verify()
+            handler(value)
+        }
+    }
+
+    /// Reports this call site if the caller is not on the main actor: once per call site.
+    @inline(__always) @usableFromInline package func verify() {
+        if !Self.onMainThread && !Self.onMainQueue { report() }
+    }
+
+    @usableFromInline func report() {
+        guard Self.reported.insert("\(file):\(line)") else { return }
+        // Named as a `#fileID` names it, "Module/File.swift" (`startStrict`'s `#file` is one too: a
+        // default argument takes the declaring module's Swift 6 meaning); a path, by its last two.
+        let site = "\(file.split(separator: "/").suffix(2).joined(separator: "/")):\(line)"
+        let message = """
+            Receiver actor check: the handler given to `\(call)` at \(site) on the main actor is called \
+            off the main actor. It is main-actor code, so it races with the main actor. \(fix); or, if \
+            the handler is meant to run elsewhere, call `\(call)` from `nonisolated` code. (Reported once \
+            per call site. RECEIVER_ACTOR_CHECK=fatal stops the program here; RECEIVER_ACTOR_CHECK=off \
+            turns the check off.)
+            """
+        if Self.mode == .fatal { fatalError(message) }
+        let line = message + "\n"
+        _ = line.utf8.withContiguousStorageIfAvailable { write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// The call sites reported so far, shared by every thread.
+    static let reported = Reported()
+
+    final class Reported: Sendable {
+        private nonisolated(unsafe) var sites: Set<String> = []
+        private var lock: ReceiverLock { ReceiverLock(for: self) }
+
+        /// Whether `site` was not reported before; it is from now on.
+        func insert(_ site: String) -> Bool {
+            lock.withLock { sites.insert(site).inserted }
+        }
+    }
+
+    /// Whether the main queue is running the caller. The main actor runs on the main queue, which
+    /// is not always served by the main thread: a program that calls `dispatchMain()` (as one
+    /// with an `async` main does on Linux) lets the main thread go, and worker threads take turns
+    /// serving the main queue.
+    static var onMainQueue: Bool { DispatchQueue.getSpecific(key: mainQueueKey) != nil }
+
+    static let mainQueueKey: DispatchSpecificKey<Void> = {
+        let key = DispatchSpecificKey<Void>()
+        DispatchQueue.main.setSpecific(key: key, value: ())
+        return key
+    }()
+
+    /// Whether this thread is the main thread: one load on Apple platforms; elsewhere the answer
+    /// of two system calls, asked once per thread and kept in a thread-specific slot.
+    static var onMainThread: Bool {
+        #if canImport(Darwin)
+        return pthread_main_np() != 0
+        #else
+        let key = threadKind
+        if let known = pthread_getspecific(key) { return Int(bitPattern: known) == 1 }
+        // Without `gettid` (a static build without the symbol) no thread is called off main.
+        let main = Self.gettid.map { $0() == getpid() } ?? true
+        pthread_setspecific(key, UnsafeRawPointer(bitPattern: main ? 1 : 2))
+        return main
+        #endif
+    }
+
+    #if !canImport(Darwin)
+    static let threadKind: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0)  // fails only when the process has no keys left
+        return key
+    }()
+
+    /// The C library's `gettid`, which Swift does not import: looked up once.
+    static let gettid: (@convention(c) () -> pid_t)? = dlsym(nil, "gettid").map {
+        unsafeBitCast($0, to: (@convention(c) () -> pid_t).self)
+    }
+    #endif
+}
+#endif
