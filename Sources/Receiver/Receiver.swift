@@ -245,10 +245,7 @@ extension Receiver {
         /// metadata at run time.)
         @usableFromInline func dispose() {
             var handler: Handler?, held: [Wave]?
-            lock.withLock {
-                (handler, held) = (self.handler, self.held)
-                (self.handler, self.held) = (nil, nil)
-            }
+            lock.withLock { (handler, held, self.handler, self.held) = (self.handler, self.held, nil, nil) }
             _ = (handler, held)  // released here, after unlocking
         }
     }
