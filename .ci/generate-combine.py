@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/ReceiverSignalKit/Signal/Signal+Combine.swift: SwiftSignalKit's 27 public
+"""Writes Sources/ReceiverSignalKit/Operators/Signal+Combine.swift: SwiftSignalKit's 27 public
 `combineLatest` declarations (2 to 26 inputs, the seeded pair,
 the array), each a thin wrapper over the shared core in
 Signal+CombineCore.swift.
@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-OUTPUT = ROOT / "Sources/ReceiverSignalKit/Signal/Signal+Combine.swift"
+OUTPUT = ROOT / "Sources/ReceiverSignalKit/Operators/Signal+Combine.swift"
 MAX_INPUTS = 26  # SwiftSignalKit declares n = 2 ... 26
 
 NUMBER_WORDS = [
