@@ -40,7 +40,7 @@ public func delay<T, E>(_ timeout: Double, queue: Queue) -> (_ signal: Signal<T,
                     completion: {
                         start.start { signal.startForwarding(to: subscriber) }
                     }, queue: queue)
-                if start.wait(for: timer) { timer.start() }
+                if start.replaceTimer(with: timer) { timer.start() }
             }
             return start
         }
@@ -88,7 +88,7 @@ public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0
                         completion: {
                             start.start { signal.startForwarding(to: subscriber) }
                         }, queue: queue)
-                    if start.wait(for: timer) { timer.start() }  // invalidates the checking timer
+                    if start.replaceTimer(with: timer) { timer.start() }  // invalidates the checking timer
                 }
                 guard timeout > granularity * 1.1 else { return waitForDeadline() }
                 let checks = Timer(
@@ -96,7 +96,7 @@ public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0
                     completion: {
                         if deadline - granularity * 1.1 <= wallClockSeconds(on: queue) { waitForDeadline() }
                     }, queue: queue)
-                if start.wait(for: checks) { checks.start() }
+                if start.replaceTimer(with: checks) { checks.start() }
             }
             return start
         }
@@ -166,7 +166,7 @@ public func timeout<T, E>(_ timeout: Double, queue: Queue, alternate: Signal<T, 
 }
 
 /// Seconds since 1970 by the wall clock (`CLOCK_REALTIME`), which, unlike a dispatch timer's clock,
-/// keeps running while the device sleeps (SwiftSignalKit reads `CFAbsoluteTimeGetCurrent()`); for
+/// keeps running while the device sleeps; for
 /// a virtual-time `queue`, its virtual time, which is all the time there is for its timers.
 @usableFromInline func wallClockSeconds(on queue: Queue) -> Double {
     if let virtual = queue.virtual { return virtual.now }
