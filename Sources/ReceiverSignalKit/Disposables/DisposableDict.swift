@@ -37,8 +37,7 @@ public final class DisposableDict<T: Hashable>: Disposable {
     /// dict.set(nil, forKey: 1)      // second.dispose() is called; key 1 is gone
     /// ```
     ///
-    /// We deliberately differ from SwiftSignalKit for `nil`: it removes the entry. SwiftSignalKit
-    /// disposes the entry but keeps it, so its `dispose()` disposes it a second time.
+    /// `nil` removes the entry (SwiftSignalKit keeps it, and disposes it again in `dispose()`).
     ///
     /// - Parameters:
     ///   - disposable: The new occupant, or `nil` to dispose and remove the current one. Setting
@@ -66,6 +65,8 @@ public final class DisposableDict<T: Hashable>: Disposable {
     /// ```swift
     /// dict.dispose()
     /// ```
+    ///
+    /// - Complexity: O(n) for n disposables in the dictionary.
     @inlinable public func dispose() {
         let finished = StripedLock(for: self).withLock { members.take() } ?? [:]
         for disposable in finished.values { disposable.dispose() }

@@ -46,11 +46,9 @@
 /// let polled = restart(fetchStatus() |> delay(5, queue: .mainQueue()))   // fetches every 5 s
 /// ```
 ///
-/// Difference from SwiftSignalKit: a source that completes synchronously is started again in a
-/// loop instead of by recursion, so it cannot overflow the stack. So the next start is made once
-/// the completed start's `start` has returned, not from inside it; which also fixes a stall:
-/// SwiftSignalKit stores the outer (completed) start last, which disposes the inner one that is
-/// still running, and nothing restarts it.
+/// A source that completes synchronously is started again in a loop, not by recursion, so it
+/// cannot overflow the stack: the next start is made once the completed start's `start` has
+/// returned, not from inside it.
 ///
 /// - Parameter signal: The signal to run again and again.
 /// - Returns: A signal that runs `signal` again whenever it completes.
@@ -184,8 +182,7 @@
 /// let socket = restartIfError(connect())
 /// ```
 ///
-/// Difference from SwiftSignalKit: synchronous errors restart in a loop, not by recursion (see
-/// ``restart(_:)``).
+/// Synchronous errors restart in a loop, not by recursion (see ``restart(_:)``).
 ///
 /// - Parameter signal: The signal to run until it completes.
 /// - Returns: A signal that runs `signal` again after every error.

@@ -21,7 +21,7 @@
 // A loop that restarts synchronously and that nothing around it ends — `restartIfError(.fail(1))
 // |> timeout(…)`, whose timer would start only after the upstream's `start` returns — would spin
 // forever. After `Restarts.synchronousLimit` starts in a row without returning, it stops the
-// program with a message instead; SwiftSignalKit, which recurses, overflows the stack far sooner.
+// program with a message instead.
 // Not `feedbackLoop`'s: its `once` decides when it ends (draining a long queue synchronously, say).
 
 /// Starts a source again each time one of its handlers calls ``request()``, in a loop on the
