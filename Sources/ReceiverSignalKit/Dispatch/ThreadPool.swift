@@ -84,6 +84,7 @@ public final class ThreadPool: NSObject, Sendable {
     /// ```
     ///
     /// - Returns: `true` on a thread of this pool.
+    /// - Complexity: O(n) for a pool of n threads.
     public func isCurrentThreadInPool() -> Bool {
         let current = Thread.current
         return threads.contains { $0 === current }
