@@ -245,7 +245,7 @@ public final class Queue: Sendable {
     ///   - delay: Seconds from now.
     ///   - f: The work.
     public func after(_ delay: Double, _ f: @escaping () -> Void) {
-        if delay.isNaN { stopForSeconds("Queue.after(_:_:) needs a delay in seconds", got: delay) }
+        if delay.isNaN { stopOnInvalidDuration("Queue.after(_:_:) needs a delay in seconds", got: delay) }
         if let virtual {
             virtual.schedule(after: delay, f)
             return

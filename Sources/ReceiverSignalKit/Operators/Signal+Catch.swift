@@ -171,8 +171,10 @@
 /// Stops the program, naming the argument, if a wait of `retry` is not a number of seconds: the
 /// retry would wait forever, silently.
 @inlinable func requireRetryWaits(_ function: StaticString, _ delayIncrement: Double, _ maxDelay: Double) {
-    if delayIncrement.isNaN { stopForSeconds("\(function) needs a delayIncrement in seconds", got: delayIncrement) }
-    if maxDelay.isNaN { stopForSeconds("\(function) needs a maxDelay in seconds", got: maxDelay) }
+    if delayIncrement.isNaN {
+        stopOnInvalidDuration("\(function) needs a delayIncrement in seconds", got: delayIncrement)
+    }
+    if maxDelay.isNaN { stopOnInvalidDuration("\(function) needs a maxDelay in seconds", got: maxDelay) }
 }
 
 /// Starts the signal again at once after each error, and never fails; completes when a start

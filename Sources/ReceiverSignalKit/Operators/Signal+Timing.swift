@@ -30,7 +30,7 @@ internal import Musl
 /// - Returns: A function from a signal to the same signal, started later.
 @inlinable
 public func delay<T, E>(_ timeout: Double, queue: Queue) -> (_ signal: Signal<T, E>) -> Signal<T, E> {
-    if timeout.isNaN { stopForSeconds("delay(_:queue:) needs a timeout in seconds", got: timeout) }
+    if timeout.isNaN { stopOnInvalidDuration("delay(_:queue:) needs a timeout in seconds", got: timeout) }
     return { signal in
         Signal { subscriber in
             let start = DeferredStart()
@@ -72,10 +72,11 @@ public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0
     _ signal: Signal<T, E>
 ) -> Signal<T, E> {
     if timeout.isNaN {
-        stopForSeconds("suspendAwareDelay(_:granularity:queue:) needs a timeout in seconds", got: timeout)
+        stopOnInvalidDuration("suspendAwareDelay(_:granularity:queue:) needs a timeout in seconds", got: timeout)
     }
     if !(granularity > 0) {
-        stopForSeconds("suspendAwareDelay(_:granularity:queue:) needs a granularity above 0 seconds", got: granularity)
+        stopOnInvalidDuration(
+            "suspendAwareDelay(_:granularity:queue:) needs a granularity above 0 seconds", got: granularity)
     }
     return { signal in
         Signal { subscriber in
@@ -125,7 +126,7 @@ public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0
 /// - Returns: A function from a signal to the signal with a time limit.
 @inlinable
 public func timeout<T, E>(_ timeout: Double, queue: Queue, alternate: Signal<T, E>) -> (Signal<T, E>) -> Signal<T, E> {
-    if timeout.isNaN { stopForSeconds("timeout(_:queue:alternate:) needs a timeout in seconds", got: timeout) }
+    if timeout.isNaN { stopOnInvalidDuration("timeout(_:queue:alternate:) needs a timeout in seconds", got: timeout) }
     return { signal in
         Signal { subscriber in
             let current = MetaDisposable()
@@ -161,7 +162,7 @@ public func timeout<T, E>(_ timeout: Double, queue: Queue, alternate: Signal<T, 
 /// Stops the program with `problem` and the value it got: a duration that is not a number of
 /// seconds would make a timer that never fires, silently. `fatalError`, not `precondition`, whose
 /// message optimised builds drop: this misuse reaches shipped apps.
-@usableFromInline func stopForSeconds(_ problem: String, got value: Double) -> Never {
+@usableFromInline func stopOnInvalidDuration(_ problem: String, got value: Double) -> Never {
     fatalError("\(problem), got \(value)")
 }
 
