@@ -73,7 +73,7 @@ final class ThreadPoolScheduler: Sendable {
     }
 
     /// Takes and runs the next task; the task (and what its action captured) is released when this
-    /// returns, outside the lock.
+    /// returns.
     private func runNextTask() -> ObjectIdentifier {
         let (lane, task) = schedule.withLock { $0.take() }
         #if canImport(ObjectiveC)

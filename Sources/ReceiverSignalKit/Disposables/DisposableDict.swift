@@ -46,7 +46,7 @@ public final class DisposableDict<T: Hashable>: Disposable {
     /// - Complexity: O(1) on average.
     @inlinable public func set(_ disposable: (any Disposable)?, forKey key: T) {
         // What the dictionary lets go of — the replaced disposable, and for `nil` the stored key
-        // with it — is returned, then disposed and released after unlocking.
+        // with it — is returned, to be disposed and released below.
         let (finished, removedKey) = StripedLock(for: self).withLock { () -> ((any Disposable)?, T?) in
             guard members != nil else { return (disposable, nil) }
             guard let disposable else {

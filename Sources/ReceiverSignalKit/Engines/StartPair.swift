@@ -23,9 +23,9 @@
 ///                              └────────────────────────────────────── Sender
 ///
 /// Thread-safe: its lock is the object's stripe of the lock table; no handler is called and nothing
-/// is released under it (what a locked section takes out is released after unlocking). The second start may be set before the first: a first signal that ends
-/// synchronously starts the second inside its own `start`. After `dispose()`, a start set in either
-/// slot is disposed at once.
+/// is released under it (what a locked section takes out is released after unlocking). The second
+/// start may be set before the first: a first signal that ends synchronously starts the second
+/// inside its own `start`. After `dispose()`, a start set in either slot is disposed at once.
 @usableFromInline final class StartPair<T, E>: Disposable, @unchecked Sendable {
     /// Only touched under the lock (which also makes the exclusivity check redundant).
     @exclusivity(unchecked) @usableFromInline var first: (any Disposable)?, second: (any Disposable)?
