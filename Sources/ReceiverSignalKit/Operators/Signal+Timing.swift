@@ -30,7 +30,7 @@ internal import Musl
 /// - Returns: A function from a signal to the same signal, started later.
 @inlinable
 public func delay<T, E>(_ timeout: Double, queue: Queue) -> (_ signal: Signal<T, E>) -> Signal<T, E> {
-    if timeout.isNaN { stopForSeconds("delay(_:queue:) needs a timeout in seconds", got: timeout) }
+    if timeout.isNaN { stopOnInvalidDuration("delay(_:queue:) needs a timeout in seconds", got: timeout) }
     return { signal in
         Signal { subscriber in
             let start = DeferredStart()
@@ -40,7 +40,7 @@ public func delay<T, E>(_ timeout: Double, queue: Queue) -> (_ signal: Signal<T,
                     completion: {
                         start.start { signal.startForwarding(to: subscriber) }
                     }, queue: queue)
-                if start.wait(for: timer) { timer.start() }
+                if start.replaceTimer(with: timer) { timer.start() }
             }
             return start
         }
@@ -72,10 +72,11 @@ public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0
     _ signal: Signal<T, E>
 ) -> Signal<T, E> {
     if timeout.isNaN {
-        stopForSeconds("suspendAwareDelay(_:granularity:queue:) needs a timeout in seconds", got: timeout)
+        stopOnInvalidDuration("suspendAwareDelay(_:granularity:queue:) needs a timeout in seconds", got: timeout)
     }
     if !(granularity > 0) {
-        stopForSeconds("suspendAwareDelay(_:granularity:queue:) needs a granularity above 0 seconds", got: granularity)
+        stopOnInvalidDuration(
+            "suspendAwareDelay(_:granularity:queue:) needs a granularity above 0 seconds", got: granularity)
     }
     return { signal in
         Signal { subscriber in
@@ -88,7 +89,7 @@ public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0
                         completion: {
                             start.start { signal.startForwarding(to: subscriber) }
                         }, queue: queue)
-                    if start.wait(for: timer) { timer.start() }  // invalidates the checking timer
+                    if start.replaceTimer(with: timer) { timer.start() }  // invalidates the checking timer
                 }
                 guard timeout > granularity * 1.1 else { return waitForDeadline() }
                 let checks = Timer(
@@ -96,7 +97,7 @@ public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0
                     completion: {
                         if deadline - granularity * 1.1 <= wallClockSeconds(on: queue) { waitForDeadline() }
                     }, queue: queue)
-                if start.wait(for: checks) { checks.start() }
+                if start.replaceTimer(with: checks) { checks.start() }
             }
             return start
         }
@@ -125,7 +126,7 @@ public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0
 /// - Returns: A function from a signal to the signal with a time limit.
 @inlinable
 public func timeout<T, E>(_ timeout: Double, queue: Queue, alternate: Signal<T, E>) -> (Signal<T, E>) -> Signal<T, E> {
-    if timeout.isNaN { stopForSeconds("timeout(_:queue:alternate:) needs a timeout in seconds", got: timeout) }
+    if timeout.isNaN { stopOnInvalidDuration("timeout(_:queue:alternate:) needs a timeout in seconds", got: timeout) }
     return { signal in
         Signal { subscriber in
             let current = MetaDisposable()
@@ -161,12 +162,12 @@ public func timeout<T, E>(_ timeout: Double, queue: Queue, alternate: Signal<T, 
 /// Stops the program with `problem` and the value it got: a duration that is not a number of
 /// seconds would make a timer that never fires, silently. `fatalError`, not `precondition`, whose
 /// message optimised builds drop: this misuse reaches shipped apps.
-@usableFromInline func stopForSeconds(_ problem: String, got value: Double) -> Never {
+@usableFromInline func stopOnInvalidDuration(_ problem: String, got value: Double) -> Never {
     fatalError("\(problem), got \(value)")
 }
 
 /// Seconds since 1970 by the wall clock (`CLOCK_REALTIME`), which, unlike a dispatch timer's clock,
-/// keeps running while the device sleeps (SwiftSignalKit reads `CFAbsoluteTimeGetCurrent()`); for
+/// keeps running while the device sleeps; for
 /// a virtual-time `queue`, its virtual time, which is all the time there is for its timers.
 @usableFromInline func wallClockSeconds(on queue: Queue) -> Double {
     if let virtual = queue.virtual { return virtual.now }

@@ -23,7 +23,9 @@ internal import Musl
 // disposed, and its completion starts the next inner once its `start` has returned, as in
 // SwiftSignalKit. That is not nesting: the listener is inside `start`, not inside a downstream
 // handler. Events of that inner from any other thread go through the pair, and from then on so do
-// all of its events, so they keep their order.
+// all of its events, so they keep their order. The other orders below are SwiftSignalKit's too: a
+// new inner is started before the one it replaces is disposed, and a start that ends while it is
+// being made is torn down once it has returned.
 //
 // Ownership of one start (`Signal(start:)`: the pair is the start's only serialiser, so it needs no
 // `Subscriber` of its own):
@@ -155,17 +157,19 @@ internal import Musl
         }
 
         @inlinable func next(_ value: R) {
-            guard start.isDirect(generation) else { return transmitter.broadcast(.next(generation, value)) }
+            guard start.claimWindow(for: generation) else { return transmitter.broadcast(.next(generation, value)) }
             if !state.isEnded { state.next?(value) }
         }
 
         @inlinable func failed(_ failure: E) {
-            guard start.isDirect(generation) else { return transmitter.broadcast(.innerFailed(generation, failure)) }
+            guard start.claimWindow(for: generation) else {
+                return transmitter.broadcast(.innerFailed(generation, failure))
+            }
             state.fail(failure)
         }
 
         @inlinable func completed() {
-            guard start.isDirect(generation, completing: true) else {
+            guard start.claimWindow(for: generation, completing: true) else {
                 return transmitter.broadcast(.innerCompleted(generation))
             }
         }
@@ -205,7 +209,7 @@ internal import Musl
 ///
 /// As a `Subscriber` does for a generator, it defers its end while the start is still being made:
 /// a start that ends before it has returned (its outer failed synchronously, say) is torn down when
-/// it returns, after whatever ended meanwhile, which is SwiftSignalKit's order.
+/// it returns, after whatever ended meanwhile.
 ///
 /// Its lock is a `StripedLock`; locked sections only move state in or out, and what they let go
 /// of is disposed after unlocking. `@unchecked Sendable`: `state` is only reached under that lock.
@@ -275,11 +279,12 @@ internal import Musl
         withLock { $0.window = Window(generation: generation, thread: thread) }
     }
 
-    /// Whether an event of inner `generation`, on this thread, is handled at once: only in its
-    /// window, on the listener's thread, while nothing of it went through the pair. Otherwise the
-    /// event goes through the pair, and so will the rest of this inner's. A completion handled at
-    /// once is noted for `closeWindow`.
-    @usableFromInline func isDirect(_ generation: UInt, completing: Bool = false) -> Bool {
+    /// Claims inner `generation`'s window for one of its events, on this thread, and returns true:
+    /// the event is handled at once. Only in that inner's window, on the listener's thread, while
+    /// nothing of it went through the pair; otherwise returns false and marks the window bypassed,
+    /// so that this event and the rest of this inner's go through the pair. A completion claimed
+    /// (`completing`) is noted for `closeWindow`.
+    @usableFromInline func claimWindow(for generation: UInt, completing: Bool = false) -> Bool {
         let thread = pthread_self()
         return withLock { state in
             guard var window = state.window, window.generation == generation else { return false }
@@ -294,7 +299,7 @@ internal import Musl
     }
 
     /// Ends the window, makes `inner` the current inner and disposes the one it replaces (after
-    /// the new one started, as in SwiftSignalKit); after `dispose()`, disposes `inner` instead.
+    /// the new one started); after `dispose()`, disposes `inner` instead.
     /// - Returns: Whether the inner completed within its window.
     @usableFromInline func closeWindow(replacingInnerWith inner: any Disposable) -> Bool {
         let (replaced, hasCompleted) = withLock { state -> ((any Disposable)?, Bool) in

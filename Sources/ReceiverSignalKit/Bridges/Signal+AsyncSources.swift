@@ -55,7 +55,7 @@ extension Signal where T: Sendable, E: Error {
     ) {
         self.init { subscriber in
             let run = AsyncSignalRun(subscriber)
-            run.start(
+            run.keep(
                 Task(priority: priority) {
                     await run.putResult(on: operation.isolation, of: operation)
                 })
@@ -100,7 +100,7 @@ extension Signal where T: Sendable, E: Error {
     where Elements.Element == T, Elements.Failure == E {
         self.init { subscriber in
             let run = AsyncSignalRun(subscriber)
-            run.start(
+            run.keep(
                 Task(priority: priority) {
                     await run.putEnd { () async throws(E) -> Void in
                         for try await element in sequence {
@@ -135,7 +135,7 @@ final class AsyncSignalRun<T: Sendable, E: Error>: Disposable {
 
     /// Keeps `task` to cancel it on `dispose()`, or cancels it now if that came first (the task
     /// can finish, and so end the run, before the start that made it gets here).
-    func start(_ task: Task<Void, Never>) {
+    func keep(_ task: Task<Void, Never>) {
         let refused = state.withLock { state -> Task<Void, Never>? in
             guard !state.isDisposed else { return task }
             state.task = task

@@ -33,10 +33,6 @@ extension SignalFeedbackLoopState: Sendable where T: Sendable {}
 ///                                                    reduce: { _, latest in latest })
 /// ```
 ///
-/// Difference from SwiftSignalKit, whose loop closure holds itself and so leaks every start, with
-/// its subscriber and everything `once` captured: here a start lets go of all of it when it is
-/// disposed or ends (the migration guide's row "`feedbackLoop`").
-///
 /// - Parameters:
 ///   - once: Makes the signal for the next turn, or returns `nil` to complete.
 ///   - reduce: Not called (see above); kept for source compatibility.

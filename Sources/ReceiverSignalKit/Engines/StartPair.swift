@@ -23,9 +23,9 @@
 ///                              └────────────────────────────────────── Sender
 ///
 /// Thread-safe: its lock is the object's stripe of the lock table; no handler is called and nothing
-/// is released under it. The second start may be set before the first: a first signal that ends
-/// synchronously starts the second inside its own `start`. After `dispose()`, a start set in either
-/// slot is disposed at once.
+/// is released under it (what a locked section takes out is released after unlocking). The second
+/// start may be set before the first: a first signal that ends synchronously starts the second
+/// inside its own `start`. After `dispose()`, a start set in either slot is disposed at once.
 @usableFromInline final class StartPair<T, E>: Disposable, @unchecked Sendable {
     /// Only touched under the lock (which also makes the exclusivity check redundant).
     @exclusivity(unchecked) @usableFromInline var first: (any Disposable)?, second: (any Disposable)?
@@ -48,15 +48,15 @@
         deinit { pair.sendersGone() }
     }
 
-    /// Nothing can send any more: releases the downstream's handlers (after unlocking), as a
-    /// subscriber does when its source lets go of it. The starts stay, for `dispose()`.
+    /// Nothing can send any more: releases the downstream's handlers, as a subscriber does when
+    /// its source lets go of it. The starts stay, for `dispose()`.
     @usableFromInline func sendersGone() {
         let lock = StripedLock(for: self)
         lock.lock()
         var next = next, error = error, completed = completed
         (self.next, self.error, self.completed) = (nil, nil, nil)
         lock.unlock()
-        (next, error, completed) = (nil, nil, nil)  // released here, after unlocking
+        (next, error, completed) = (nil, nil, nil)  // released here
         _ = (next, error, completed)
     }
 
@@ -134,7 +134,7 @@
         first?.dispose()
         second?.dispose()
         (first, second) = (nil, nil)
-        (next, error, completed) = (nil, nil, nil)  // released here, after unlocking
+        (next, error, completed) = (nil, nil, nil)  // released here
         _ = (first, second, next, error, completed)
     }
 }

@@ -20,13 +20,11 @@
 /// completes only when all inputs have completed. The first error from any input is forwarded,
 /// once, and disposes every input; so does disposing the start.
 ///
-/// > Note: Differs from SwiftSignalKit, on purpose. SwiftSignalKit updates the latest values
-/// > under a lock and sends the tuple after unlocking, so when two inputs send on two threads at
-/// > once their tuples can arrive out of order, the last one stale. Here one thread at a time
-/// > applies a start's events (one that arrives meanwhile waits its turn in the start's queue),
-/// > updating the values and sending the tuple: in one serialized order, the last tuple always
-/// > holds every input's last value. No lock is held meanwhile, so a value's `deinit` never runs
-/// > under a lock either (SwiftSignalKit releases a replaced value inside its lock).
+/// > Note: One thread at a time applies a start's events (one that arrives meanwhile waits its
+/// > turn in the start's queue), updating the values and sending the tuple: even when inputs send
+/// > on several threads at once, the last tuple always holds every input's last value
+/// > (SwiftSignalKit's can arrive out of order, the last one stale). No lock is held meanwhile, so
+/// > a value's `deinit` never runs under a lock.
 ///
 /// - Parameters:
 ///   - queue: If given, every input is wrapped in `deliverOn(queue)`, so the values are combined
@@ -1773,6 +1771,7 @@ public func combineLatest<
 ///     and the result is sent on that queue (inline when an input already sends on it).
 ///   - signals: The inputs, subscribed to in this order.
 /// - Returns: A signal of arrays of the latest values, one per input.
+/// - Complexity: O(n) per value for n inputs: each value sends a new array of the n latest values.
 @inlinable
 public func combineLatest<T, E>(queue: Queue? = nil, _ signals: [Signal<T, E>]) -> Signal<[T], E> {
     guard !signals.isEmpty else { return .single([]) }

@@ -1,3 +1,7 @@
+// `pipe(with:)`, which the project adds to SwiftSignalKit's API: built from core pairs (one for the
+// values, one replaying the terminal event) behind one input subscriber, so that a pipe keeps
+// exactly what the core's strategies keep (hot, warm, cold) and adds no delivery code of its own.
+
 extension Signal {
     /// Makes a subscriber and a signal connected to it: what is put into the subscriber reaches
     /// every started signal — RxSwift's subjects, ReactiveSwift's `pipe`.

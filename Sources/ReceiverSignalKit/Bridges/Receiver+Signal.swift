@@ -1,3 +1,6 @@
+// The core to the adapter: a receiver as a signal, one listener per start. (The other way, a signal
+// into a receiver, is `pipe(with:)` in Signal+Pipe.swift: a pair fed by a subscriber.)
+
 extension Receiver {
     /// This receiver as a signal: each start listens, sends every wave (replay included, so
     /// the start gets what the strategy keeps, on the starting thread), and never terminates.

@@ -24,9 +24,8 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
 /// // typing "a", then "ab": the "a" search is disposed once the "ab" search has started
 /// ```
 ///
-/// Differences from SwiftSignalKit, which forwards whatever a replaced inner still sends and lets a
-/// replaced inner's completion count as the current one's: here both are ignored, so a completion
-/// can never overtake the current inner's values.
+/// Whatever a replaced inner still sends, its completion included, is ignored, so a completion can
+/// never overtake the current inner's values (SwiftSignalKit forwards it).
 ///
 /// - Parameter signal: The outer signal, whose values are signals.
 /// - Returns: The values of the current inner signal.
@@ -251,9 +250,8 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
 /// // prints e.g. "measureTimeToFirstEvent(history: 12.5 ms"
 /// ```
 ///
-/// Differences from SwiftSignalKit: the time is measured on the monotonic clock
-/// (`DispatchTime`, as Foundation's wall clock is not available here and can jump), and the
-/// shared flag is thread-safe (SwiftSignalKit's is a plain `var`, a data race between starts).
+/// The time is measured on the monotonic clock (`DispatchTime`), which does not jump as the wall
+/// clock can, and the shared flag is thread-safe.
 ///
 /// - Parameter label: Printed with the time, to tell measurements apart.
 /// - Returns: A function from a signal to the same signal, measured.
