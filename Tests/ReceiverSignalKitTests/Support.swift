@@ -2,9 +2,6 @@ import Foundation
 import ReceiverSignalKit
 @_exported import TestSupport
 
-/// A disposable that counts its `dispose()` calls (not idempotent on purpose: a second call shows).
-final class CountingDisposable: DisposeCounter, Disposable, @unchecked Sendable {}
-
 /// The current value of a promise's signal, read with SwiftSignalKit's start + dispose idiom.
 func current<T>(_ signal: Signal<T, NoError>) -> T? {
     var value: T?
