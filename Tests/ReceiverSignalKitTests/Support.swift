@@ -36,6 +36,16 @@ final class ReenteringDisposable: Disposable {
     deinit { onDeinit() }
 }
 
+/// A signal that sends `values`, then fails with `error` if given, else completes, all during
+/// its start.
+func values(_ values: [Int], thenFail error: TestError? = nil) -> Signal<Int, TestError> {
+    Signal { subscriber in
+        values.forEach(subscriber.putNext)
+        if let error { subscriber.putError(error) } else { subscriber.putCompletion() }
+        return EmptyDisposable
+    }
+}
+
 /// A plain error type that does not conform to `Error`, as Telegram's are.
 enum LoadError { case network, timeout }
 
