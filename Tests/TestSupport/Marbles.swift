@@ -13,7 +13,6 @@
 //     [ab|]  everything inside happens at one tick, in this order
 //
 // Public only to be shared between the test targets, like the rest of TestSupport.
-import Dispatch
 public import ReceiverSignalKit
 public import ReceiverSignalKitTesting
 public import Testing
