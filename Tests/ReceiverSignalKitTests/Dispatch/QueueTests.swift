@@ -7,11 +7,6 @@ import Testing
 // Real queues, and `after` on virtual time (a `TestScheduler`) with the exact time of each block;
 // the real-time smoke test of `after` is `afterOnARealQueueRunsOnItAfterWhatIsDispatchedNow`.
 @Suite(.detectingLeaks) struct QueueTests {
-    /// Waits for `semaphore`, failing (never hanging) if it is not signalled within 10 s.
-    private func expectSignal(_ semaphore: DispatchSemaphore, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(semaphore.wait(timeout: .now() + 10) == .success, "timed out", sourceLocation: sourceLocation)
-    }
-
     /// Waits until everything dispatched to `queue` so far has run.
     private func drain(_ queue: Queue) {
         queue.queue.sync {}

@@ -18,15 +18,6 @@ private func history<T, E>(ofEvents signal: Signal<SignalEvent<T, E>, NoError>) 
     return events.recorded
 }
 
-/// A signal that sends `values`, then fails with `error` if given, else completes.
-private func values(_ values: [Int], thenFail error: TestError? = nil) -> Signal<Int, TestError> {
-    Signal { subscriber in
-        values.forEach(subscriber.putNext)
-        if let error { subscriber.putError(error) } else { subscriber.putCompletion() }
-        return EmptyDisposable
-    }
-}
-
 /// A signal of the given event values, then a completion if `completes`.
 private func events(_ events: [SignalEvent<Int, TestError>], completes: Bool = true) -> Signal<
     SignalEvent<Int, TestError>, NoError

@@ -188,6 +188,14 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
             ])
     }
 
+    /// The same waits as a diagram: each start sends "a" and fails at once; the starts come 1, 2,
+    /// 3 and then (at most) 3 ticks apart.
+    @Test func retryWaitsGrowByTheIncrementUpToTheMaximum() {
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        expectMarbles(marbles("[a^]", on: queue) |> retry(1, maxDelay: 3, onQueue: queue), "aa-a--a--a-", on: scheduler)
+    }
+
     /// The retry scheduled before `dispose()` finds the start disposed when it runs, and does
     /// nothing.
     @Test func retryStopsOnDisposal() {

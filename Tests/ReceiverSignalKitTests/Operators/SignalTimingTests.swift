@@ -4,9 +4,10 @@ import ReceiverSignalKitTesting
 import Testing
 
 // The timing operators on virtual time (a `TestScheduler`): each expectation names the exact
-// virtual time of each event, and nothing waits. Two real-time smoke tests show that the real
-// `Queue` path still works: `delayOnARealQueueStartsOnItAfterTheDelay` and
-// `timeoutOnARealQueueStartsTheAlternateOnIt` (they wait on a semaphore for a 10 ms timer).
+// virtual time of each event, as a marble diagram where one line says it (one character a tick
+// of one virtual second: see TestSupport's Marbles.swift), and nothing waits. Two real-time smoke
+// tests show that the real `Queue` path still works: `delayOnARealQueueStartsOnItAfterTheDelay`
+// and `timeoutOnARealQueueStartsTheAlternateOnIt` (they wait on a semaphore for a 10 ms timer).
 @Suite(.detectingLeaks) struct SignalTimingTests {
     /// A signal that logs where and when each start ran, then hands its subscriber to `keep`.
     private func upstream(
@@ -22,32 +23,20 @@ import Testing
 
     // MARK: delay
 
+    /// A hot source: what it sends before the start, 2 ticks late, is lost; what it sends after
+    /// passes at once, at its own time.
     @Test func delayDelaysTheStartOnTheQueueNotEachValue() {
         let scheduler = TestScheduler()
         let queue = scheduler.queue()
-        let log = History<String>()
-        let kept = Atomic<Subscriber<Int, TestError>?>(value: nil)
-        let recording = scheduler.record(
-            upstream(scheduler, on: queue, log: log, keep: { kept.swap($0) }) |> delay(2, queue: queue))
-        scheduler.advance(by: 1.999)
-        #expect(log.recorded.isEmpty)
-        scheduler.advance(by: 0.001)
-        #expect(log.recorded == ["started at 2.0, on queue true"])
-        scheduler.advance(by: 1)
-        // Started: values now pass straight through, at once, on the caller's thread.
-        kept.with { $0 }?.putNext(1)
-        #expect(recording.events == [.next(3, 1)])
-        kept.with { $0 }?.putCompletion()
-        #expect(recording.events == [.next(3, 1), .completed(3)])
+        expectMarbles(hotMarbles("a--b-c|", on: queue) |> delay(2, queue: queue), "---b-c|", on: scheduler)
+        // A cold one starts at 2, so all of it is 2 ticks late.
+        expectMarbles(marbles("a--b-c|", on: queue) |> delay(2, queue: queue), "--a--b-c|", on: scheduler)
     }
 
     @Test func delayDelaysAnErrorToo() {
         let scheduler = TestScheduler()
-        let recording = scheduler.record(
-            Signal<Int, TestError>.fail(TestError(code: 1)) |> delay(2, queue: scheduler.queue()))
-        #expect(recording.events.isEmpty)
-        scheduler.run()
-        #expect(recording.events == [.error(2, TestError(code: 1))])
+        let queue = scheduler.queue()
+        expectMarbles(marbles("[a^]", on: queue) |> delay(2, queue: queue), "--[a^]", on: scheduler)
     }
 
     @Test func disposingBeforeTheDelayEndsPreventsTheStart() {
@@ -112,7 +101,7 @@ import Testing
             (upstream |> delay(0.01, queue: queue)).start(completed: { done.signal() })
             log.record("start returned")
         }
-        #expect(done.wait(timeout: .now() + 10) == .success)
+        expectSignal(done)
         #expect(log.recorded == ["start returned", "started, on queue true"])
     }
 
@@ -175,25 +164,14 @@ import Testing
 
     // MARK: timeout
 
+    /// A value after the start cancels the timer: the alternate ("x") never comes, though the
+    /// upstream then falls silent for longer than the timeout, and the upstream stays started.
     @Test func aTimelyUpstreamNeverStartsTheAlternate() {
         let scheduler = TestScheduler()
         let queue = scheduler.queue()
-        let log = History<String>()
-        let alternate = Signal<Int, TestError> { _ in
-            log.record("alternate started")
-            return EmptyDisposable
-        }
-        let kept = Atomic<Subscriber<Int, TestError>?>(value: nil)
-        let upstreamDisposable = CountingDisposable()
-        let recording = scheduler.record(
-            upstream(scheduler, on: queue, log: log, disposable: upstreamDisposable, keep: { kept.swap($0) })
-                |> timeout(2, queue: queue, alternate: alternate))
-        scheduler.advance(by: 1.5)
-        kept.with { $0 }?.putNext(1)  // after the start: cancels the timer
-        #expect(scheduler.run())
-        #expect(log.recorded == ["started at 0.0, on queue false"])
-        #expect(recording.events == [.next(1.5, 1)])
-        #expect(upstreamDisposable.count == 0)
+        let timed = marbles("-a-b", on: queue) |> timeout(2, queue: queue, alternate: marbles("x|", on: queue))
+        expectMarbles(timed, "-a-b----", on: scheduler)  // b: the upstream is still started
+        #expect(scheduler.run())  // no timer left either
     }
 
     @Test func aSilentUpstreamIsReplacedByTheAlternateOnTheQueue() {
@@ -223,33 +201,23 @@ import Testing
     @Test func anUpstreamErrorCancelsTheTimer() {
         let scheduler = TestScheduler()
         let queue = scheduler.queue()
-        let log = History<String>()
-        let alternate = Signal<Int, TestError> { _ in
-            log.record("alternate started")
+        let alternateStarts = History<Void>()
+        let alternate = Signal<String, TestError> { _ in
+            alternateStarts.record(())
             return EmptyDisposable
         }
-        let kept = Atomic<Subscriber<Int, TestError>?>(value: nil)
-        let recording = scheduler.record(
-            upstream(scheduler, on: queue, log: log, keep: { kept.swap($0) })
-                |> timeout(2, queue: queue, alternate: alternate))
-        scheduler.advance(by: 1)
-        kept.with { $0 }?.putError(TestError(code: 2))
-        #expect(scheduler.run())
-        #expect(log.recorded == ["started at 0.0, on queue false"])
-        #expect(recording.events == [.error(1, TestError(code: 2))])
+        expectMarbles(
+            marbles("-^", on: queue) |> timeout(2, queue: queue, alternate: alternate), "-^----", on: scheduler)
+        #expect(alternateStarts.recorded.isEmpty)  // the timer was cancelled, not only unheard
     }
 
-    // The quirk kept from SwiftSignalKit: a value sent while the upstream is being started comes
-    // before the timer is started, so it does not cancel it.
+    // The quirk kept from SwiftSignalKit: a value sent while the upstream is being started (tick 0
+    // of a cold diagram) comes before the timer is started, so it does not cancel it.
     @Test func aValueSentDuringTheStartDoesNotCancelTheTimer() {
         let scheduler = TestScheduler()
         let queue = scheduler.queue()
-        let log = History<String>()
-        let recording = scheduler.record(
-            upstream(scheduler, on: queue, log: log, keep: { $0.putNext(1) })
-                |> timeout(2, queue: queue, alternate: .single(2)))
-        scheduler.run()
-        #expect(recording.events == [.next(0, 1), .next(2, 2), .completed(2)])
+        let timed = marbles("a", on: queue) |> timeout(2, queue: queue, alternate: marbles("x|", on: queue))
+        expectMarbles(timed, "a-x|", on: scheduler)
     }
 
     @Test func disposingATimeoutDisposesTheUpstreamAndStopsTheTimer() {
@@ -284,7 +252,7 @@ import Testing
         }
         (Signal<Int, TestError>.never() |> timeout(0.01, queue: queue, alternate: alternate)).start(
             next: { seen.record("next \($0)") }, completed: { done.signal() })
-        #expect(done.wait(timeout: .now() + 10) == .success)
+        expectSignal(done)
         #expect(seen.recorded == ["next 1"])
     }
 

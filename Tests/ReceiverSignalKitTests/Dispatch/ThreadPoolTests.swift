@@ -9,11 +9,6 @@ import Testing
     private static let singleThread = ThreadPool(threadCount: 1, threadPriority: 0.5)
     private static let otherPool = ThreadPool(threadCount: 1, threadPriority: 0.5)
 
-    /// Waits for `semaphore`, failing (never hanging) if it is not signalled within 10 s.
-    private func expectSignal(_ semaphore: DispatchSemaphore, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(semaphore.wait(timeout: .now() + 10) == .success, "timed out", sourceLocation: sourceLocation)
-    }
-
     @Test func tasksOfOneLaneRunInOrderAndNeverOverlap() {
         let lane = Self.pool.nextQueue()
         let order = History<Int>()

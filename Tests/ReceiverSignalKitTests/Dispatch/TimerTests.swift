@@ -11,11 +11,6 @@ import Testing
 // `aRepeatingTimerOnARealQueueFiresUntilInvalidated`, `aOneShotTimerWithATimeoutOfZeroOrLessFiresAtOnce`,
 // and the thread race `startAndInvalidateFromManyThreadsAtOnce`.
 @Suite(.detectingLeaks) struct TimerTests {
-    /// Waits for `semaphore`, failing (never hanging) if it is not signalled within 10 s.
-    private func expectSignal(_ semaphore: DispatchSemaphore, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(semaphore.wait(timeout: .now() + 10) == .success, "timed out", sourceLocation: sourceLocation)
-    }
-
     /// Waits until `queue` has run a block scheduled `seconds` from now: any timer due before then
     /// has fired by that point (same serial queue, earlier deadline).
     private func settle(_ queue: Queue, for seconds: Double) {

@@ -275,7 +275,7 @@ private enum Watchdog {
             if value.0 == 3 { done.signal() }
         })
         first.set(3)
-        #expect(done.wait(timeout: .now() + 10) == .success)
+        expectSignal(done)
         #expect(seen.recorded == ["1 2 true", "3 2 true"])
         disposable.dispose()
     }

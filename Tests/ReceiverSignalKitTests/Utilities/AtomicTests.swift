@@ -48,10 +48,10 @@ import class Foundation.Thread
             }
             done.signal()
         }
-        #expect(entered.wait(timeout: .now() + 10) == .success)
+        expectSignal(entered)
         #expect(throws: AtomicLockError.isLocked) { try atomic.tryWith { $0 } }
         release.signal()
-        #expect(done.wait(timeout: .now() + 10) == .success)
+        expectSignal(done)
         #expect(try atomic.tryWith { $0 } == 0)
     }
 

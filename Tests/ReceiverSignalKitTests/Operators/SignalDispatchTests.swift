@@ -3,14 +3,16 @@ import ReceiverSignalKit
 import ReceiverSignalKitTesting
 import Testing
 
+// Which tests run real Dispatch, and why. `deliverOn` on a named queue (`Queue()`, `Queue(name:)`)
+// takes the serial lane, which a virtual queue never does (it takes the general lane, as a
+// concurrent queue does): those tests are the serial lane's, so they hold a real queue with a
+// semaphore instead of advancing a scheduler. So are the wrapped, concurrent and main queues',
+// the thread pool's (no virtual form), and the races between threads. `runOn(queue)` runs the
+// same code on every queue, so its tests run on virtual time, but for its thread race; the lanes
+// on virtual time have tests of their own at the end.
 @Suite(.detectingLeaks) struct SignalDispatchTests {
     private static let pool = ThreadPool(threadCount: 3, threadPriority: 0.5)
     private static let singleThread = ThreadPool(threadCount: 1, threadPriority: 0.5)
-
-    /// Waits for `semaphore`, failing (never hanging) if it is not signalled within 10 s.
-    private func expectSignal(_ semaphore: DispatchSemaphore, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(semaphore.wait(timeout: .now() + 10) == .success, "timed out", sourceLocation: sourceLocation)
-    }
 
     /// A signal whose generator records where it ran, then sends 1, 2, 3 and completes.
     private func counting(_ generated: History<String>, on queue: Queue) -> Signal<Int, NoError> {
@@ -424,22 +426,19 @@ import Testing
     // MARK: runOn(Queue)
 
     @Test func runOnStartsTheUpstreamOnTheQueueLater() {
-        let queue = Queue()
-        let generated = History<String>()
-        let events = History<String>()
-        let done = DispatchSemaphore(value: 0)
-        let gate = DispatchSemaphore(value: 0)
-        queue.justDispatch { gate.wait() }
-        record(counting(generated, on: queue) |> runOn(queue), on: queue, into: events, done: done)
-        #expect(generated.recorded.isEmpty)  // the queue is held: the start has not happened
-        gate.signal()
-        expectSignal(done)
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let (generated, events) = (History<String>(), History<String>())
+        record(counting(generated, on: queue) |> runOn(queue), on: queue, into: events)
+        #expect(generated.recorded.isEmpty)  // the queue has not run: the start has not happened
+        scheduler.advance()
         #expect(generated.recorded == ["generator on queue true"])
         #expect(events.recorded == ["1 true", "2 true", "3 true", "completed true"])
     }
 
     @Test func runOnStartsInlineWhenAlreadyOnTheQueue() {
-        let queue = Queue()
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
         let events = History<String>()
         queue.sync {
             record(counting(History(), on: queue) |> runOn(queue), on: queue, into: events)
@@ -449,10 +448,9 @@ import Testing
     }
 
     @Test func runOnDoesNotMoveTheEvents() {
-        let queue = Queue()
-        let other = Queue()
+        let scheduler = TestScheduler()
+        let (queue, other) = (scheduler.queue(name: "queue"), scheduler.queue(name: "other"))
         let events = History<String>()
-        let done = DispatchSemaphore(value: 0)
         let upstream = Signal<Int, NoError> { subscriber in
             other.justDispatch {
                 subscriber.putNext(1)
@@ -460,29 +458,27 @@ import Testing
             }
             return EmptyDisposable
         }
-        record(upstream |> runOn(queue), on: other, into: events, done: done)
-        expectSignal(done)
+        record(upstream |> runOn(queue), on: other, into: events)
+        scheduler.advance()
         #expect(events.recorded == ["1 true", "completed true"])  // on `other`, where they were sent
     }
 
     @Test func disposingBeforeTheStartReachedTheQueuePreventsIt() {
-        let queue = Queue()
-        let gate = DispatchSemaphore(value: 0)
-        queue.justDispatch { gate.wait() }
-        let generated = History<String>()
-        let events = History<String>()
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let (generated, events) = (History<String>(), History<String>())
         record(counting(generated, on: queue) |> runOn(queue), on: queue, into: events).dispose()
-        gate.signal()
-        queue.queue.sync {}
+        scheduler.advance()
         #expect(generated.recorded.isEmpty)
         #expect(events.recorded.isEmpty)
     }
 
     @Test func disposingAfterTheStartDisposesTheUpstream() {
-        let queue = Queue()
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
         let upstream = CountingDisposable()
         let started = (Signal<Int, NoError> { _ in upstream } |> runOn(queue)).start()
-        queue.queue.sync {}
+        scheduler.advance()
         #expect(upstream.count == 0)
         started.dispose()
         #expect(upstream.count == 1)
@@ -553,5 +549,40 @@ import Testing
         expectSignal(done)
         disposable.dispose()
         #expect(upstream.count == 1)
+    }
+
+    // MARK: deliverOn on virtual time (the general lane)
+
+    /// Each event keeps its tick and its place, whatever queue sent it: tick 0 from the starting
+    /// thread, the rest from another queue.
+    @Test func deliverOnAVirtualQueueKeepsEachEventsTimeAndOrder() {
+        let scheduler = TestScheduler()
+        let (queue, other) = (scheduler.queue(name: "queue"), scheduler.queue(name: "other"))
+        expectMarbles(marbles("a-[bc]--d|", on: other) |> deliverOn(queue), "a-[bc]--d|", on: scheduler)
+    }
+
+    /// The events dispatched before the start is disposed are dropped when the queue runs them.
+    @Test func deliverOnAVirtualQueueDropsWhatWaitsWhenDisposed() {
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let events = History<String>()
+        record(counting(History(), on: queue) |> deliverOn(queue), on: queue, into: events).dispose()
+        scheduler.advance()
+        #expect(events.recorded.isEmpty)
+    }
+
+    /// An event produced on the queue waits behind the start's earlier events still waiting there
+    /// (the serial lane's `anEventProducedOnTheQueueWaitsBehindTheStartsEarlierEvents`, on the
+    /// general lane): the block dispatched first runs first, and sets 2 while 0 and 1 wait.
+    @Test func onAVirtualQueueAnEventProducedOnItWaitsBehindTheStartsEarlierEvents() {
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let promise = ValuePromise(0)
+        queue.justDispatch { promise.set(2) }
+        let recording = scheduler.record(promise.get() |> deliverOn(queue))
+        promise.set(1)
+        scheduler.advance()
+        #expect(recording.events == [.next(0, 0), .next(0, 1), .next(0, 2)])
+        recording.dispose()
     }
 }

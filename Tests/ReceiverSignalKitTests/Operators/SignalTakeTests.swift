@@ -2,15 +2,6 @@ import ReceiverSignalKit
 import ReceiverSignalKitTesting
 import Testing
 
-/// A signal of `values`, then a completion.
-private func values(_ values: [Int]) -> Signal<Int, TestError> {
-    Signal { subscriber in
-        values.forEach(subscriber.putNext)
-        subscriber.putCompletion()
-        return EmptyDisposable
-    }
-}
-
 /// A signal of `values`, then an error.
 private func failing(after values: [Int]) -> Signal<Int, TestError> {
     Signal { subscriber in

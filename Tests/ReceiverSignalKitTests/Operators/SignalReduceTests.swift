@@ -3,15 +3,6 @@ import ReceiverSignalKit
 import ReceiverSignalKitTesting
 import Testing
 
-/// A signal of `values`, then a completion.
-private func values(_ values: [Int]) -> Signal<Int, TestError> {
-    Signal { subscriber in
-        values.forEach(subscriber.putNext)
-        subscriber.putCompletion()
-        return EmptyDisposable
-    }
-}
-
 /// One step of the queued fold that sends `(accumulator + value, .Some(accumulator + value))`
 /// and completes at once.
 private func runningSum(_ accumulator: Int, _ value: Int) -> Signal<(Int, Passthrough<Int>), TestError> {
