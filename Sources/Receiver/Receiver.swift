@@ -366,6 +366,12 @@ extension Receiver {
 /// It is safe because no code holds a lock while it takes another or calls user code: each
 /// locked section is a short state change. Two objects sharing a stripe only ever wait for one
 /// such section.
+///
+/// The table is written as the adapter's `StripedLock` writes its own (this file is vendored alone,
+/// so it keeps a copy): a global of 64 zero stripes. Zero is an unlocked lock word —
+/// `os_unfair_lock`'s initial value on Apple platforms, `PTHREAD_MUTEX_INITIALIZER` in glibc and
+/// musl — so the table needs no initialisation, and a global made of constants is laid out by the
+/// compiler: finding it is an address, not the `swift_once` call of a lazily made global.
 @usableFromInline struct ReceiverLock: @unchecked Sendable {
     #if canImport(Darwin)
     @usableFromInline typealias Primitive = os_unfair_lock
@@ -373,36 +379,44 @@ extension Receiver {
     @usableFromInline typealias Primitive = pthread_mutex_t
     #endif
 
-    /// 64 stripes, 64 bytes apart (one cache line each), made once.
-    @usableFromInline nonisolated(unsafe) static let table: UnsafeMutableRawPointer = {
-        let table = UnsafeMutableRawPointer.allocate(byteCount: 64 * 64, alignment: 64)
-        for stripe in 0..<64 {
-            let lock = (table + stripe * 64).bindMemory(to: Primitive.self, capacity: 1)
-            lock.initialize(to: Primitive())
-            #if !canImport(Darwin)
-            pthread_mutex_init(lock, nil)
-            #endif
-        }
-        return table
-    }()
+    /// One stripe: a lock word (at most 48 bytes), alone in its 64 bytes (a cache line) so that
+    /// threads locking different stripes do not contend for a line. Eight stripes make a row, eight
+    /// rows the table.
+    @usableFromInline struct Stripe {
+        var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    }
+    @usableFromInline struct Row {
+        var stripes = (Stripe(), Stripe(), Stripe(), Stripe(), Stripe(), Stripe(), Stripe(), Stripe())
+    }
+    @usableFromInline struct Table {
+        var rows = (Row(), Row(), Row(), Row(), Row(), Row(), Row(), Row())
+    }
+    /// Only ever reached through lock words at fixed addresses inside it (a stored global never
+    /// moves), so the exclusivity check, which would see every lock as a write of the table, is off.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) static var table = Table()
 
-    @usableFromInline let primitive: UnsafeMutablePointer<Primitive>
+    /// The address of `&table`, taken by a pointer conversion rather than an `inout` access, which
+    /// the thread sanitizer would count as a write of the whole table by every thread that locks.
+    @inlinable static func address(_ table: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer { table }
+
+    @usableFromInline let word: UnsafeMutablePointer<Primitive>
 
     /// The stripe for `object`, picked from its address's bits by a multiplicative hash.
     @inlinable init(for object: AnyObject) {
         let address = UInt(bitPattern: ObjectIdentifier(object))
         let stripe = Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - 6))
-        primitive = (Self.table + stripe * 64).assumingMemoryBound(to: Primitive.self)
+        let table = Self.address(&Self.table)
+        word = (table + stripe * MemoryLayout<Stripe>.stride).assumingMemoryBound(to: Primitive.self)
     }
 
     /// Runs `body` while holding the lock. `body` must not call user code or take another lock.
     @inlinable @inline(__always) func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         #if canImport(Darwin)
-        os_unfair_lock_lock(primitive)
-        defer { os_unfair_lock_unlock(primitive) }
+        os_unfair_lock_lock(word)
+        defer { os_unfair_lock_unlock(word) }
         #else
-        pthread_mutex_lock(primitive)
-        defer { pthread_mutex_unlock(primitive) }
+        pthread_mutex_lock(word)
+        defer { pthread_mutex_unlock(word) }
         #endif
         return try body()
     }
