@@ -405,8 +405,7 @@ extension Receiver {
     @inlinable init(for object: AnyObject) {
         let address = UInt(bitPattern: ObjectIdentifier(object))
         let stripe = Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - 6))
-        let table = Self.address(&Self.table)
-        word = (table + stripe * MemoryLayout<Stripe>.stride).assumingMemoryBound(to: Primitive.self)
+        word = (Self.address(&Self.table) + stripe * 64).assumingMemoryBound(to: Primitive.self)
     }
 
     /// Runs `body` while holding the lock. `body` must not call user code or take another lock.

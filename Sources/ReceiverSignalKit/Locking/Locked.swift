@@ -212,8 +212,7 @@ public import Musl
     @inlinable init(for object: AnyObject) {
         let address = UInt(bitPattern: ObjectIdentifier(object))
         let stripe = Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - 6))
-        let table = Self.address(&Self.table)
-        word = (table + stripe * MemoryLayout<Stripe>.stride).assumingMemoryBound(to: LockWord.Primitive.self)
+        word = (Self.address(&Self.table) + stripe * 64).assumingMemoryBound(to: LockWord.Primitive.self)
     }
 
     /// Takes the lock, for code that cannot use a closure (unspecialised generic code, where one
