@@ -173,25 +173,23 @@ public import Musl
 
 /// A lock from a table of mutexes shared by the objects that use it, picked by the object's
 /// address — for objects so numerous that a mutex each would be most of their size (a
-/// subscription's run, a disposable). The core's pairs do the same with their own table.
+/// subscription's run, a disposable). The core's `ReceiverLock` keeps a table of its own, written
+/// the same way (the core file is vendored alone, so it cannot use this one); keep the two alike.
 ///
 /// It is only safe for locked sections that take no other lock and call no user code, since two
 /// objects may share a stripe (``LockRule`` checks it in debug builds); `Locked` is for the rest,
 /// and ``Atomic`` and ``Lock``, which run user code under their lock, have a lock word each.
 @usableFromInline struct StripedLock: @unchecked Sendable {
     /// One stripe: a lock word, alone in its 64 bytes (a cache line) so that threads locking
-    /// different stripes do not contend for a line.
+    /// different stripes do not contend for a line. Eight stripes make a row, eight rows the table.
     @usableFromInline struct Stripe {
         var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     }
-    @usableFromInline struct EightStripes {
+    @usableFromInline struct Row {
         var stripes = (Stripe(), Stripe(), Stripe(), Stripe(), Stripe(), Stripe(), Stripe(), Stripe())
     }
     @usableFromInline struct Table {
-        var stripes = (
-            EightStripes(), EightStripes(), EightStripes(), EightStripes(), EightStripes(), EightStripes(),
-            EightStripes(), EightStripes()
-        )
+        var rows = (Row(), Row(), Row(), Row(), Row(), Row(), Row(), Row())
     }
 
     /// The table: 64 stripes, all zero — which is an unlocked lock word (`os_unfair_lock`'s
@@ -206,9 +204,7 @@ public import Musl
     /// as `withUnsafeMutablePointer(to:)`), which the thread sanitizer counts as a write of the
     /// whole table by every thread that locks. A stored global never moves: the address outlives
     /// the call.
-    @inlinable @inline(__always) static func address(_ table: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        table
-    }
+    @inlinable static func address(_ table: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer { table }
 
     @usableFromInline let word: UnsafeMutablePointer<LockWord.Primitive>
 
@@ -216,8 +212,7 @@ public import Musl
     @inlinable init(for object: AnyObject) {
         let address = UInt(bitPattern: ObjectIdentifier(object))
         let stripe = Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - 6))
-        let table = Self.address(&Self.table)
-        word = (table + stripe * MemoryLayout<Stripe>.stride).assumingMemoryBound(to: LockWord.Primitive.self)
+        word = (Self.address(&Self.table) + stripe * 64).assumingMemoryBound(to: LockWord.Primitive.self)
     }
 
     /// Takes the lock, for code that cannot use a closure (unspecialised generic code, where one
