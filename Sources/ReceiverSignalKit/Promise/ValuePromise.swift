@@ -93,9 +93,9 @@ public final class ValuePromise<T: Equatable> {
     ///
     /// - Parameter value: The new value.
     @inlinable public func set(_ value: T) {
-        let lock = StripedLock(for: self)
+        // The stripe is found after the fast path below, which needs no lock.
         if ignoreRepeated {
-            guard lock.withLock({ self.value }) != value else { return }  // the new value is dropped
+            guard StripedLock(for: self).withLock({ self.value }) != value else { return }  // dropped
         } else {
             #if !canImport(Darwin)
             let address = published.load(ordering: .acquiring)
@@ -105,6 +105,7 @@ public final class ValuePromise<T: Equatable> {
             }
             #endif
         }
+        let lock = StripedLock(for: self)
         var replaced: T? = value
         // Unretained: once made, the pair is kept as long as the promise, which is alive here.
         let transmitter = lock.withLock { () -> Unmanaged<Receiver<T>.Transmitter>? in
@@ -126,10 +127,14 @@ public final class ValuePromise<T: Equatable> {
     /// first call makes the pair, with the current value as its kept wave.
     @inlinable func listened() -> Unmanaged<Receiver<T>> {
         let lock = StripedLock(for: self)
-        if let receiver = lock.withLock({ self.receiver.map { Unmanaged.passUnretained($0) } }) { return receiver }
         while true {
-            let (receiver, value, version) = lock.withLock { (self.receiver, self.value, self.version) }
-            if let receiver { return Unmanaged.passUnretained(receiver) }
+            // One lock round trip: the made pair's receiver, or what making one needs (the value
+            // is copied only while there is no pair).
+            let (receiver, value, version) = lock.withLock { () -> (Unmanaged<Receiver<T>>?, T?, UInt32) in
+                if let receiver = self.receiver { return (Unmanaged.passUnretained(receiver), nil, 0) }
+                return (nil, self.value, self.version)
+            }
+            if let receiver { return receiver }
             // Made and fed outside the lock, where nobody else sees it yet (a broadcast to no
             // listener runs no user code); it is kept only if no `set` came meanwhile.
             let (transmitter, made) = Receiver<T>.make(with: .warm(upTo: 1))
