@@ -54,8 +54,9 @@ public final class ValuePromise<T: Equatable> {
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var receiver: Receiver<T>?
     #if !canImport(Darwin)
     /// The transmitter's address once the pair is made (stored after it, releasing), so that a
-    /// `set` without `ignoreRepeated` finds it with one load instead of a lock round trip. On Apple
-    /// platforms, whose deployment targets predate `Synchronization`, `set` takes the lock.
+    /// `set` without `ignoreRepeated`, and a start, find it with one load instead of a lock round
+    /// trip. On Apple platforms, whose deployment targets predate `Synchronization`, they take the
+    /// lock.
     @usableFromInline let published = Synchronization.Atomic<UInt>(0)
     #endif
 
@@ -126,6 +127,11 @@ public final class ValuePromise<T: Equatable> {
     /// The pair's receiver, unretained (once made, the pair is kept as long as the promise); the
     /// first call makes the pair, with the current value as its kept wave.
     @inlinable func listened() -> Unmanaged<Receiver<T>> {
+        #if !canImport(Darwin)
+        // A made pair is found without the lock: `receiver` is stored before the releasing store
+        // of `published` that this load acquires, and never changes after it.
+        if published.load(ordering: .acquiring) != 0 { return Unmanaged.passUnretained(receiver.unsafelyUnwrapped) }
+        #endif
         let lock = StripedLock(for: self)
         while true {
             // One lock round trip: the made pair's receiver, or what making one needs (the value
