@@ -126,12 +126,17 @@ public final class ValuePromise<T: Equatable> {
 
     /// The pair's receiver, unretained (once made, the pair is kept as long as the promise); the
     /// first call makes the pair, with the current value as its kept wave.
-    @inlinable func listened() -> Unmanaged<Receiver<T>> {
+    @inlinable @inline(__always) func listened() -> Unmanaged<Receiver<T>> {
         #if !canImport(Darwin)
         // A made pair is found without the lock: `receiver` is stored before the releasing store
         // of `published` that this load acquires, and never changes after it.
         if published.load(ordering: .acquiring) != 0 { return Unmanaged.passUnretained(receiver.unsafelyUnwrapped) }
         #endif
+        return listenedOrMade()
+    }
+
+    /// `listened()` under the lock: the made pair's receiver, or a pair made now.
+    @inlinable @inline(never) func listenedOrMade() -> Unmanaged<Receiver<T>> {
         let lock = StripedLock(for: self)
         while true {
             // One lock round trip: the made pair's receiver, or what making one needs (the value
