@@ -24,6 +24,7 @@ let benchmarks: @Sendable () -> Void = {
     registerTwoThreads()
     registerSignalKit()
     registerSignalKitCombinators()
+    registerSignalKitDisposables()
     registerSignalKitUtilities()
     registerQueueIsCurrent()
     registerSignalKitStarts()

@@ -28,7 +28,7 @@ public final class MetaDisposable: Disposable {
         @inlinable init() {}
 
         /// Puts `new` in the slot; returns the occupant it replaced, or `new` itself once disposed.
-        @inlinable mutating func replace(with new: (any Disposable)?) -> (any Disposable)? {
+        @inlinable mutating func replace(with new: consuming (any Disposable)?) -> (any Disposable)? {
             var replaced = new
             if !isDisposed { swap(&current, &replaced) }
             return replaced
@@ -59,8 +59,11 @@ public final class MetaDisposable: Disposable {
     ///
     /// - Parameter disposable: The new occupant, or `nil` to empty the slot. Setting the current
     ///   occupant again disposes it and keeps it in the slot, as SwiftSignalKit does.
-    @inlinable public func set(_ disposable: (any Disposable)?) {
-        StripedLock(for: self).withLock { slot.replace(with: disposable) }?.dispose()
+    @inlinable public func set(_ disposable: consuming (any Disposable)?) {
+        // Taken as the caller's own reference and moved into the slot (`take()` leaves `nil`
+        // behind): no retain here and no release in the caller.
+        var incoming = disposable
+        StripedLock(for: self).withLock { slot.replace(with: incoming.take()) }?.dispose()
     }
 
     /// Disposes the occupant, and every disposable set later.

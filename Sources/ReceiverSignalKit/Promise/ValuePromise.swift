@@ -54,8 +54,9 @@ public final class ValuePromise<T: Equatable> {
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var receiver: Receiver<T>?
     #if !canImport(Darwin)
     /// The transmitter's address once the pair is made (stored after it, releasing), so that a
-    /// `set` without `ignoreRepeated` finds it with one load instead of a lock round trip. On Apple
-    /// platforms, whose deployment targets predate `Synchronization`, `set` takes the lock.
+    /// `set` without `ignoreRepeated`, and a start, find it with one load instead of a lock round
+    /// trip. On Apple platforms, whose deployment targets predate `Synchronization`, they take the
+    /// lock.
     @usableFromInline let published = Synchronization.Atomic<UInt>(0)
     #endif
 
@@ -93,9 +94,9 @@ public final class ValuePromise<T: Equatable> {
     ///
     /// - Parameter value: The new value.
     @inlinable public func set(_ value: T) {
-        let lock = StripedLock(for: self)
+        // The stripe is found after the fast path below, which needs no lock.
         if ignoreRepeated {
-            guard lock.withLock({ self.value }) != value else { return }  // the new value is dropped
+            guard StripedLock(for: self).withLock({ self.value }) != value else { return }  // dropped
         } else {
             #if !canImport(Darwin)
             let address = published.load(ordering: .acquiring)
@@ -105,6 +106,7 @@ public final class ValuePromise<T: Equatable> {
             }
             #endif
         }
+        let lock = StripedLock(for: self)
         var replaced: T? = value
         // Unretained: once made, the pair is kept as long as the promise, which is alive here.
         let transmitter = lock.withLock { () -> Unmanaged<Receiver<T>.Transmitter>? in
@@ -124,12 +126,26 @@ public final class ValuePromise<T: Equatable> {
 
     /// The pair's receiver, unretained (once made, the pair is kept as long as the promise); the
     /// first call makes the pair, with the current value as its kept wave.
-    @inlinable func listened() -> Unmanaged<Receiver<T>> {
+    @inlinable @inline(__always) func listened() -> Unmanaged<Receiver<T>> {
+        #if !canImport(Darwin)
+        // A made pair is found without the lock: `receiver` is stored before the releasing store
+        // of `published` that this load acquires, and never changes after it.
+        if published.load(ordering: .acquiring) != 0 { return Unmanaged.passUnretained(receiver.unsafelyUnwrapped) }
+        #endif
+        return listenedOrMade()
+    }
+
+    /// `listened()` under the lock: the made pair's receiver, or a pair made now.
+    @inlinable @inline(never) func listenedOrMade() -> Unmanaged<Receiver<T>> {
         let lock = StripedLock(for: self)
-        if let receiver = lock.withLock({ self.receiver.map { Unmanaged.passUnretained($0) } }) { return receiver }
         while true {
-            let (receiver, value, version) = lock.withLock { (self.receiver, self.value, self.version) }
-            if let receiver { return Unmanaged.passUnretained(receiver) }
+            // One lock round trip: the made pair's receiver, or what making one needs (the value
+            // is copied only while there is no pair).
+            let (receiver, value, version) = lock.withLock { () -> (Unmanaged<Receiver<T>>?, T?, UInt32) in
+                if let receiver = self.receiver { return (Unmanaged.passUnretained(receiver), nil, 0) }
+                return (nil, self.value, self.version)
+            }
+            if let receiver { return receiver }
             // Made and fed outside the lock, where nobody else sees it yet (a broadcast to no
             // listener runs no user code); it is kept only if no `set` came meanwhile.
             let (transmitter, made) = Receiver<T>.make(with: .warm(upTo: 1))

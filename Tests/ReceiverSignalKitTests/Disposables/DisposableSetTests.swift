@@ -106,4 +106,21 @@ import class Foundation.Thread
             set.add(ReenteringDisposable { set.dispose() })  // disposed at once, then released
         }
     }
+
+    @Test func membersAddedPastEachGrowthAreDisposedInOrderThenReleased() {
+        // Forty members: past the first buffer (four), the second (sixteen) and a doubling. Each
+        // is made in the call that adds it, so the set holds the only reference.
+        let set = DisposableSet()
+        let disposed = History<Int>()
+        var watchers: [Weak<ActionDisposable>] = []
+        for index in 0..<40 {
+            let member = ActionDisposable { disposed.record(index) }
+            watchers.append(Weak(member))
+            set.add(member)
+        }
+        #expect(watchers.allSatisfy { $0.value != nil })
+        set.dispose()
+        #expect(disposed.recorded == Array(0..<40))
+        #expect(watchers.allSatisfy { $0.value == nil })
+    }
 }

@@ -79,4 +79,25 @@ import class Foundation.Thread
             meta.set(ReenteringDisposable { meta.dispose() })  // disposed at once, then released
         }
     }
+
+    @Test func theSlotHoldsTheOnlyReferenceToItsOccupantAndLetsGoOfItWhenReplaced() {
+        let meta = MetaDisposable()
+        weak var first: ActionDisposable?
+        weak var second: ActionDisposable?
+        do {
+            let occupant = ActionDisposable {}
+            first = occupant
+            meta.set(occupant)
+        }
+        #expect(first != nil)
+        do {
+            let occupant = ActionDisposable {}
+            second = occupant
+            meta.set(occupant)
+        }
+        #expect(first == nil)
+        #expect(second != nil)
+        meta.dispose()
+        #expect(second == nil)
+    }
 }
