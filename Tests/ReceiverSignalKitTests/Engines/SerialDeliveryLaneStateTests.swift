@@ -103,6 +103,20 @@ private final class SerialLaneHarness {
         #expect(lane.isIdle)  // the block was let go of as the event was taken: none is on its way
     }
 
+    /// A batch leaves its storage in `taken`; a lone event after it is swapped in with that
+    /// storage, which goes to the inbox — and `taken` lets go of the lone event's, so the idle lane
+    /// keeps one buffer, not two.
+    @Test func aLoneEventAfterABatchLeavesOneBuffer() {
+        let lane = SerialLaneHarness()
+        for value in 1...3 { lane.sendOffQueue(value) }
+        for _ in 1...3 { lane.runBlock() }
+        #expect(lane.isIdle && lane.state.taken.capacity > 0)
+        lane.sendOffQueue(4)
+        lane.runBlock()
+        #expect(lane.delivered == [1, 2, 3, 4])
+        #expect(lane.isIdle && lane.inbox.events.capacity > 0)
+    }
+
     @Test func anEventOnTheQueueComesAfterTheWaitingOnesWhoseBlocksThenFindNothing() {
         let lane = SerialLaneHarness()
         lane.sendOffQueue(1)
