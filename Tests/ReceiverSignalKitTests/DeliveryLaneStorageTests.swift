@@ -13,7 +13,8 @@ import Testing
     private func buffers(_ lane: SerialDeliveryLane<Int, NoError>, _ queue: Queue) -> ([Int], Bool) {
         var (capacities, keepsBlock) = ([Int](), false)
         queue.sync {
-            capacities = [StripedLock(for: lane).withLock { lane.inbox.events.capacity }, lane.state.taken.capacity]
+            let inbox = StripedLock(for: lane).withLock { lane.inbox.events.storage?.header.capacity ?? 0 }
+            capacities = [inbox, lane.state.taken.storage?.header.capacity ?? 0]
             keepsBlock = StripedLock(for: lane).withLock { lane.inbox.block != nil }
         }
         return (capacities, keepsBlock)

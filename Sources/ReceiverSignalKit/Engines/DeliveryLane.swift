@@ -10,7 +10,7 @@ public import Dispatch  // DispatchQueue.async, in the lane's inlinable code
 /// made by `Queue(queue:)`, a global one) or runs on virtual time: its events on their way to the
 /// queue, in the order they happened. (A serial queue has the cheaper ``SerialDeliveryLane``.)
 ///
-/// An event that happens off the queue waits in `waiting` and gets a block on the queue. The
+/// An event that happens off the queue waits in `waiting` (a ``DrainQueue``) and gets a block on the queue. The
 /// blocks are all alike (each holds only this lane, so its closure needs no context of its own,
 /// and dispatching it allocates only what Dispatch does): a block claims the oldest waiting event
 /// no other block has claimed, and delivers the events up to it — on a serial queue that is the
@@ -23,7 +23,8 @@ public import Dispatch  // DispatchQueue.async, in the lane's inlinable code
 ///
 /// Its lock is a `StripedLock` (a mutex of its own would be most of this object): its sections
 /// only move events in and out of `waiting` and never release one (an event is moved out before
-/// it is delivered). `@unchecked Sendable`: `state` is only reached under that lock.
+/// it is delivered; a drained ring of more than 16 places is let go of, which releases nothing of
+/// the user's). `@unchecked Sendable`: `state` is only reached under that lock.
 @usableFromInline final class DeliveryLane<T, E>: @unchecked Sendable {
     @usableFromInline enum Event {
         case next(T)
@@ -82,20 +83,17 @@ extension DeliveryLane {
     /// Everything a lane knows, changed only under its lock. Each transition returns the event
     /// this thread delivers next (moved out: the caller delivers it after unlocking), or `nil`.
     ///
-    /// Every event still waiting past `claimed` happened off the queue and has a block on its
-    /// way, so the blocks on their way number `stale + (first + waiting.count - claimed)`.
+    /// Every event waiting past the `claimed` ones happened off the queue and has a block on its
+    /// way, so the blocks on their way number `stale + waiting.count - claimed`.
     @usableFromInline struct State {
-        /// The events from number `first` on; those before `next` have been moved out (`nil`).
-        @usableFromInline var waiting: [Event?] = []
-        @usableFromInline var first = 0
-        /// The number of the oldest event not delivered yet.
-        @usableFromInline var next = 0
-        /// The events before this number are delivered, or will be by the thread delivering now.
+        /// The events not delivered yet, oldest first (the one being delivered is out already).
+        @usableFromInline var waiting = DrainQueue<Event>()
+        /// How many of the oldest waiting events the thread delivering now delivers before it stops.
         @usableFromInline var claimed = 0
         /// How many blocks on their way will find their event delivered already.
         @usableFromInline var stale = 0
         @usableFromInline var isDelivering = false
-        #if DEBUG
+        #if RECEIVER_DIAGNOSTICS
         /// Debug builds: blocks dispatched and not run yet, for the invariant on blocks on their way.
         @usableFromInline var blocksOnTheirWay = 0
         #endif
@@ -105,7 +103,7 @@ extension DeliveryLane {
         /// An event happened off the queue: it waits, and a block is dispatched for it.
         @inlinable mutating func post(_ event: Event) {
             waiting.append(event)
-            #if DEBUG
+            #if RECEIVER_DIAGNOSTICS
             blocksOnTheirWay += 1
             #endif
             checkInvariants()
@@ -116,25 +114,23 @@ extension DeliveryLane {
         /// now, by that one (then `nil`).
         @inlinable mutating func sendOnQueue(_ event: Event) -> Event? {
             defer { checkInvariants() }
-            let count = first + waiting.count
-            (stale, claimed) = (stale + count - claimed, count + 1)
+            stale += waiting.count - claimed
             guard !isDelivering else {
                 waiting.append(event)
+                claimed = waiting.count
                 return nil  // the thread delivering now delivers it next
             }
             isDelivering = true
-            guard !waiting.isEmpty else {
-                (first, next) = (count + 1, count + 1)  // nothing waits: delivered without being stored
-                return event
-            }
+            guard !waiting.isEmpty else { return event }  // nothing waits: delivered without being stored
             waiting.append(event)
-            return moveOutNext()
+            claimed = waiting.count - 1
+            return waiting.popFirst()
         }
 
         /// A block ran: it takes a stale count, or claims the oldest unclaimed event — and this
         /// thread delivers up to it, from the oldest, unless another delivers now (then `nil`).
         @inlinable mutating func arrive() -> Event? {
-            #if DEBUG
+            #if RECEIVER_DIAGNOSTICS
             blocksOnTheirWay -= 1
             #endif
             defer { checkInvariants() }
@@ -142,57 +138,34 @@ extension DeliveryLane {
                 stale -= 1
                 return nil
             }
-            claimed += 1
-            guard !isDelivering else { return nil }
-            isDelivering = true
-            return moveOutNext()
-        }
-
-        /// The oldest claimed event not delivered yet, moved out; or `nil`, and this thread stops
-        /// delivering.
-        @inlinable mutating func takeClaimed() -> Event? {
-            defer { checkInvariants() }
-            guard next < claimed else {
-                isDelivering = false
-                dropDelivered()
+            guard !isDelivering else {
+                claimed += 1
                 return nil
             }
-            return moveOutNext()
+            isDelivering = true
+            return waiting.popFirst()
         }
 
-        /// The event numbered `next`, moved out.
-        @inlinable mutating func moveOutNext() -> Event? {
-            defer { next += 1 }
-            return waiting[next - first].take()
-        }
-
-        /// Forgets the delivered events' places (only `nil`s: nothing of the user's is released),
-        /// once they are all delivered or make up most of `waiting`. Storage grown by a burst is let
-        /// go of rather than kept for the life of the start.
-        @inlinable mutating func dropDelivered() {
-            let delivered = next - first
-            if delivered == waiting.count {
-                if waiting.capacity > 64 { waiting = [] } else { waiting.removeAll(keepingCapacity: true) }
-            } else if delivered >= 32, delivered * 2 >= waiting.count {
-                waiting.removeFirst(delivered)
-            } else {
-                return
+        /// The oldest claimed event, moved out; or `nil`, and this thread stops delivering.
+        @inlinable mutating func takeClaimed() -> Event? {
+            defer { checkInvariants() }
+            guard claimed > 0 else {
+                isDelivering = false
+                return nil
             }
-            first = next
+            claimed -= 1
+            return waiting.popFirst()
         }
 
         /// Debug builds: what holds after every transition.
         @inlinable func checkInvariants() {
-            #if DEBUG
-            let end = first + waiting.count  // the number the next event sent gets
-            precondition(first <= next && next <= claimed && claimed <= end, "a lane's counts are out of order")
+            #if RECEIVER_DIAGNOSTICS
+            precondition(claimed >= 0 && claimed <= waiting.count, "a lane claimed events that are not waiting")
             precondition(stale >= 0, "a lane's stale count went negative")
-            precondition(isDelivering || next == claimed, "claimed events, and no thread delivering them")
-            // The places on each side of `next` (all of them would make a burst quadratic).
-            precondition(next == first || waiting[next - first - 1] == nil, "a delivered event is still waiting")
-            precondition(next == end || waiting[next - first] != nil, "a waiting event is gone")
+            precondition(isDelivering || claimed == 0, "claimed events, and no thread delivering them")
             precondition(
-                blocksOnTheirWay == stale + end - claimed, "a lane's blocks on their way do not match its events")
+                blocksOnTheirWay == stale + waiting.count - claimed,
+                "a lane's blocks on their way do not match its events")
             #endif
         }
     }

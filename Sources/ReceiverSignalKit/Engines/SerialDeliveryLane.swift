@@ -32,7 +32,8 @@ public import Dispatch  // DispatchQueue.async, in the lane's inlinable code
 /// `block`; they release no event. `@unchecked Sendable`: `inbox` is only reached under that lock,
 /// `state` only on the queue.
 ///
-/// Idle, it keeps no more than the other lane: one buffer, of at most 64 places, and no block.
+/// Idle, it keeps no more than the other lane: one ring, of at most the places a ``DrainQueue``
+/// keeps, and no block.
 /// The counters are `Int32` (each counts events or blocks on their way, which would fill the
 /// memory long before they reached 2³¹), so the lane is smaller than the other.
 @usableFromInline final class SerialDeliveryLane<T, E>: @unchecked Sendable {
@@ -123,9 +124,9 @@ public import Dispatch  // DispatchQueue.async, in the lane's inlinable code
         let lock = StripedLock(for: self)
         lock.lock()
         guard !inbox.events.isEmpty else { return lock.unlock() }
-        let moved = state.takeEvents(of: &inbox)
+        var moved = state.takeEvents(of: &inbox)
         lock.unlock()
-        if !moved.isEmpty { state.receive(moved) }
+        if !moved.isEmpty { state.receive(&moved) }
     }
 }
 
@@ -137,7 +138,7 @@ extension SerialDeliveryLane {
     /// The part of a serial lane shared with the threads that send: changed only under the lock.
     @usableFromInline struct Inbox {
         /// The events that happened off the queue and that the queue has not taken yet, oldest first.
-        @usableFromInline var events: [Event?] = []
+        @usableFromInline var events = DrainQueue<Event>()
         /// What each event that happens off the queue dispatches — made by the first one sent when
         /// none is on its way, and let go of by the queue as soon as none is, so an idle lane keeps
         /// none. Dispatch copies a block it is given, which for this one, on the heap already, only
@@ -147,7 +148,7 @@ extension SerialDeliveryLane {
         /// as in a debug build, `unsafelyUnwrapped` asks the runtime for an optional block's type
         /// metadata, and on Linux that crashes. `!` and `== nil` need none.)
         @usableFromInline var block: LaneBlock?
-        #if DEBUG
+        #if RECEIVER_DIAGNOSTICS
         /// Debug builds: how many blocks were dispatched, for the invariant on blocks on their way.
         @usableFromInline var blocksSent = 0
         #endif
@@ -158,7 +159,7 @@ extension SerialDeliveryLane {
         /// whether the lane has to make its block first: none is kept.
         @inlinable mutating func post(_ event: Event) -> Bool {
             events.append(event)
-            #if DEBUG
+            #if RECEIVER_DIAGNOSTICS
             blocksSent += 1
             #endif
             return block == nil
@@ -185,19 +186,18 @@ extension SerialDeliveryLane {
     /// The part of a serial lane only the queue touches (whatever runs where `queue.isCurrent()`
     /// runs in turn with the queue's blocks, and sees what the one before it wrote), unlocked.
     ///
-    /// Every event not delivered yet (in `taken` from `head` on, then in the inbox) past the
-    /// `claimed` ones happened off the queue and has a block on its way, so the blocks on their
-    /// way number `stale + (taken.count - head) + inbox.events.count - claimed`.
+    /// Every event not delivered yet (in `taken`, then in the inbox) past the `claimed` ones
+    /// happened off the queue and has a block on its way, so the blocks on their way number
+    /// `stale + taken.count + inbox.events.count - claimed`.
     ///
     /// The inbox and `taken` hold storage both only while events flow: the queue takes a lone
     /// waiting event out of the inbox, which keeps its storage for the next one, and swaps a batch
     /// out only with `taken`'s spare storage or none; once `taken` is delivered it keeps its
-    /// storage only if it left none in the inbox (`inboxHasStorage`), and never more than 64 places.
+    /// storage only if it left none in the inbox (`inboxHasStorage`), and never more than a
+    /// ``DrainQueue`` keeps.
     @usableFromInline struct QueueState {
-        /// The events the queue took in a batch, from `head` on not delivered yet (those before
-        /// are moved out); emptied as soon as they all are.
-        @usableFromInline var taken: [Event?] = []
-        @usableFromInline var head: Int32 = 0
+        /// The events the queue took in a batch and has not delivered yet, oldest first.
+        @usableFromInline var taken = DrainQueue<Event>()
         /// How many of the events not delivered yet the delivering code delivers before it stops.
         @usableFromInline var claimed: Int32 = 0
         /// How many blocks on their way will find their event delivered already.
@@ -208,7 +208,7 @@ extension SerialDeliveryLane {
         @usableFromInline var inboxHasStorage = false
         /// Whether the inbox's block may be set: a block ran since the queue last let go of it.
         @usableFromInline var mayKeepBlock = false
-        #if DEBUG
+        #if RECEIVER_DIAGNOSTICS
         /// Debug builds: how many blocks ran, for the invariant on blocks on their way.
         @usableFromInline var blocksArrived = 0
         #endif
@@ -216,7 +216,7 @@ extension SerialDeliveryLane {
         @inlinable init() {}
 
         /// The events taken and not delivered yet.
-        @inlinable var waitingInTaken: Int32 { Int32(taken.count) - head }
+        @inlinable var waitingInTaken: Int32 { Int32(taken.count) }
 
         /// An event happened on the queue, after the inbox's events were taken (`takeEvents`):
         /// the events waiting are delivered first, so their unclaimed blocks become stale. Stored
@@ -239,7 +239,7 @@ extension SerialDeliveryLane {
         /// A block ran: it takes a stale count, or claims the oldest unclaimed event.
         @inlinable mutating func arrive() -> Arrival {
             mayKeepBlock = true
-            #if DEBUG
+            #if RECEIVER_DIAGNOSTICS
             blocksArrived += 1
             #endif
             defer { checkInvariants() }
@@ -270,26 +270,23 @@ extension SerialDeliveryLane {
         /// way then, the block is let go of); otherwise `nil`, with every event waiting there
         /// swapped into `taken`.
         @inlinable mutating func takeOldest(from inbox: inout Inbox) -> Event? {
-            guard taken.capacity == 0, inbox.events.count == 1 else {
+            guard !taken.hasStorage, inbox.events.count == 1 else {
                 swap(&taken, &inbox.events)
-                inboxHasStorage = inbox.events.capacity > 0
+                inboxHasStorage = inbox.events.hasStorage
                 return nil
             }
-            let event = inbox.events.removeLast()  // the inbox keeps its storage
+            let event = inbox.events.popFirst()  // the inbox keeps its storage
             inboxHasStorage = true
             if stale == 0, claimed == 0 { letGoOfBlock(&inbox) }
             checkInvariants(with: inbox)
             return event!
         }
 
-        /// The oldest event in `taken` (there is one), moved out; `taken` is emptied once all are.
+        /// The oldest event in `taken` (there is one), moved out; once all are, `taken` keeps its
+        /// storage only if the inbox has none.
         @inlinable mutating func takeFromTaken() -> Event {
-            let event = taken[Int(head)].take()!  // a claimed event is there: see the type's comment
-            head += 1
-            if Int(head) == taken.count {
-                if inboxHasStorage || taken.capacity > 64 { taken = [] } else { taken.removeAll(keepingCapacity: true) }
-                head = 0
-            }
+            let event = taken.popFirst()!  // a claimed event is there: see the type's comment
+            if inboxHasStorage, taken.isEmpty { taken.dropStorage() }
             checkInvariants()
             return event
         }
@@ -305,18 +302,18 @@ extension SerialDeliveryLane {
                 letGoOfBlock(&inbox)
             } else {
                 swap(&taken, &inbox.events)
-                inboxHasStorage = inbox.events.capacity > 0
+                inboxHasStorage = inbox.events.hasStorage
             }
             checkInvariants(with: inbox)
         }
 
         /// Under the lock, the inbox not empty: its events, moved — swapped into `taken` if that is
         /// empty (and then nothing is handed back), otherwise handed back for `receive`.
-        @inlinable mutating func takeEvents(of inbox: inout Inbox) -> [Event?] {
-            var moved: [Event?] = []
+        @inlinable mutating func takeEvents(of inbox: inout Inbox) -> DrainQueue<Event> {
+            var moved = DrainQueue<Event>()
             if taken.isEmpty {
                 swap(&taken, &inbox.events)
-                inboxHasStorage = inbox.events.capacity > 0
+                inboxHasStorage = inbox.events.hasStorage
             } else {
                 swap(&moved, &inbox.events)
                 inboxHasStorage = false
@@ -325,8 +322,8 @@ extension SerialDeliveryLane {
         }
 
         /// Appends the events `takeEvents` handed back to `taken`.
-        @inlinable mutating func receive(_ moved: [Event?]) {
-            taken.append(contentsOf: moved)
+        @inlinable mutating func receive(_ moved: inout DrainQueue<Event>) {
+            while let event = moved.popFirst() { taken.append(event) }
         }
 
         /// Lets go of the inbox's block: no block is on its way.
@@ -337,19 +334,15 @@ extension SerialDeliveryLane {
 
         /// Debug builds: what holds after every transition of the queue's part.
         @inlinable func checkInvariants() {
-            #if DEBUG
+            #if RECEIVER_DIAGNOSTICS
             precondition(claimed >= 0 && stale >= 0, "a serial lane's counts went negative")
-            precondition(head >= 0 && Int(head) <= taken.count && (head == 0 || Int(head) < taken.count))
-            // The places on each side of `head` (all of them would make a burst quadratic).
-            precondition(head == 0 || taken[Int(head) - 1] == nil, "a delivered event is still in `taken`")
-            precondition(taken.isEmpty || taken[Int(head)] != nil, "an event waiting in `taken` is gone")
             precondition(isDelivering || claimed == 0, "claimed events, and nobody delivering them")
             #endif
         }
 
         /// Debug builds: what holds after a transition under the lock, where both parts are seen.
         @inlinable func checkInvariants(with inbox: Inbox) {
-            #if DEBUG
+            #if RECEIVER_DIAGNOSTICS
             checkInvariants()
             let waiting = Int(waitingInTaken) + inbox.events.count
             precondition(Int(claimed) <= waiting, "a serial lane claimed more events than wait")
@@ -360,4 +353,12 @@ extension SerialDeliveryLane {
             #endif
         }
     }
+}
+
+extension DrainQueue {
+    /// Whether the queue holds a ring, empty or not (the serial lane keeps at most one while idle).
+    @inlinable var hasStorage: Bool { storage != nil }
+
+    /// Lets go of the ring of an empty queue, which releases nothing of the user's.
+    @inlinable mutating func dropStorage() { storage = nil }
 }
