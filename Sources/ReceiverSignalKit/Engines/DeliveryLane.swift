@@ -102,7 +102,7 @@ extension DeliveryLane {
 
         /// An event happened off the queue: it waits, and a block is dispatched for it.
         @inlinable mutating func post(_ event: Event) {
-            waiting.append(event)
+            waiting.appendSparingly(event)
             #if RECEIVER_DIAGNOSTICS
             blocksOnTheirWay += 1
             #endif
@@ -116,13 +116,13 @@ extension DeliveryLane {
             defer { checkInvariants() }
             stale += waiting.count - claimed
             guard !isDelivering else {
-                waiting.append(event)
+                waiting.appendSparingly(event)
                 claimed = waiting.count
                 return nil  // the thread delivering now delivers it next
             }
             isDelivering = true
             guard !waiting.isEmpty else { return event }  // nothing waits: delivered without being stored
-            waiting.append(event)
+            waiting.appendSparingly(event)
             claimed = waiting.count - 1
             return waiting.popFirst()
         }

@@ -158,7 +158,7 @@ extension SerialDeliveryLane {
         /// An event that happened off the queue waits here, and its block is dispatched. Returns
         /// whether the lane has to make its block first: none is kept.
         @inlinable mutating func post(_ event: Event) -> Bool {
-            events.append(event)
+            events.appendSparingly(event)
             #if RECEIVER_DIAGNOSTICS
             blocksSent += 1
             #endif
@@ -229,7 +229,7 @@ extension SerialDeliveryLane {
                 isDelivering = true
                 return .deliverAtOnce
             }
-            taken.append(event)
+            taken.appendSparingly(event)
             claimed = waiting + 1
             guard !isDelivering else { return .none }
             isDelivering = true
@@ -323,7 +323,7 @@ extension SerialDeliveryLane {
 
         /// Appends the events `takeEvents` handed back to `taken`.
         @inlinable mutating func receive(_ moved: inout DrainQueue<Event>) {
-            while let event = moved.popFirst() { taken.append(event) }
+            while let event = moved.popFirst() { taken.appendSparingly(event) }
         }
 
         /// Lets go of the inbox's block: no block is on its way.
@@ -355,10 +355,25 @@ extension SerialDeliveryLane {
     }
 }
 
+// What the delivery lanes need of `DrainQueue` beyond its own API.
 extension DrainQueue {
     /// Whether the queue holds a ring, empty or not (the serial lane keeps at most one while idle).
     @inlinable var hasStorage: Bool { storage != nil }
 
     /// Lets go of the ring of an empty queue, which releases nothing of the user's.
     @inlinable mutating func dropStorage() { storage = nil }
+
+    /// ``append(_:)``, but a ring smaller than 4 slots grows one slot, then two, instead of
+    /// starting at 4: an idle lane keeps the ring its last events needed, and most lanes see one
+    /// event at a time, so this keeps a live `deliverOn` subscription as small as an array of one
+    /// place kept it (both are one 64-byte malloc chunk on glibc).
+    @inlinable mutating func appendSparingly(_ element: Element) {
+        if let storage, storage.elementCount < storage.slotCount { return storage.append(element) }
+        let slots = storage.map { 2 * $0.slotCount } ?? 1
+        guard slots < 4 else { return append(element) }  // `DrainQueue`'s own growth from 4 slots on
+        let larger = DrainQueueStorage<Element>.make(capacity: slots)
+        if let storage { larger.moveElements(from: storage) }
+        larger.append(element)
+        storage = larger
+    }
 }
