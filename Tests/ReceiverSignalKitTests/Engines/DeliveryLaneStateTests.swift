@@ -48,6 +48,20 @@ private final class LaneHarness {
 }
 
 @Suite struct DeliveryLaneStateTests {
+    /// A lane that saw events one or two at a time keeps a ring that small while idle.
+    @Test func anIdleLaneKeepsTheSmallRingItsEventsNeeded() {
+        let lane = LaneHarness()
+        lane.sendOffQueue(1)
+        lane.runBlock()
+        #expect(lane.state.waiting.storage?.slotCount == 1)
+        lane.sendOffQueue(2)
+        lane.sendOffQueue(3)
+        lane.runBlock()
+        lane.runBlock()
+        #expect(lane.delivered == [1, 2, 3])
+        #expect(lane.isIdle && lane.state.waiting.storage?.slotCount == 2)
+    }
+
     @Test func eachBlockDeliversUpToTheOldestUnclaimedEvent() {
         let lane = LaneHarness()
         for value in 1...3 { lane.sendOffQueue(value) }

@@ -99,6 +99,7 @@ private final class SerialLaneHarness {
         lane.runBlock()
         #expect(lane.delivered == [1])
         #expect(lane.inbox.events.hasStorage && !lane.state.taken.hasStorage)
+        #expect(lane.inbox.events.storage?.slotCount == 1)  // as small as an array of one place
         #expect(lane.isIdle)  // the block was let go of as the event was taken: none is on its way
     }
 
