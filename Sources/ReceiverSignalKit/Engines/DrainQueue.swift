@@ -27,16 +27,16 @@
     @inlinable init() {}
 
     /// Whether nothing waits.
-    @inlinable var isEmpty: Bool { storage.map { $0.header.count == 0 } ?? true }
+    @inlinable var isEmpty: Bool { storage.map { $0.elementCount == 0 } ?? true }
 
     /// How many elements wait.
-    @inlinable var count: Int { storage?.header.count ?? 0 }
+    @inlinable var count: Int { storage?.elementCount ?? 0 }
 
     /// Adds `element` at the end.
     ///
     /// - Complexity: O(1) amortised.
     @inlinable mutating func append(_ element: Element) {
-        guard let storage, storage.header.count < storage.header.capacity else { return grow(appending: element) }
+        guard let storage, storage.elementCount < storage.slotCount else { return grow(appending: element) }
         storage.append(element)
     }
 
@@ -45,9 +45,9 @@
     ///
     /// - Complexity: O(1).
     @inlinable mutating func popFirst() -> Element? {
-        guard let storage, storage.header.count > 0 else { return nil }
+        guard let storage, storage.elementCount > 0 else { return nil }
         let element = storage.removeFirst()
-        if storage.header.count == 0, storage.header.capacity > DrainQueueStorage<Element>.keptCapacity {
+        if storage.elementCount == 0, storage.slotCount > DrainQueueStorage<Element>.keptCapacity {
             self.storage = nil
         }
         return element
@@ -67,7 +67,7 @@
     /// twice as large, oldest first.
     @inlinable mutating func grow(appending element: Element) {
         let old = storage
-        let capacity = Swift.max(4, 2 * (old?.header.capacity ?? 0))
+        let capacity = Swift.max(4, 2 * (old?.slotCount ?? 0))
         let new = DrainQueueStorage<Element>.make(capacity: capacity)
         if let old { new.moveElements(from: old) }
         new.append(element)
@@ -80,6 +80,14 @@
 @usableFromInline final class DrainQueueStorage<Element>: ManagedBuffer<DrainQueueHeader, Element> {
     /// The largest ring a drained queue keeps for its next burst.
     @inlinable static var keptCapacity: Int { 16 }
+
+    /// How many elements wait, and how many slots the ring has (`ManagedBuffer`'s own `capacity`
+    /// asks the allocator): read through the header's address, as the transitions are, because
+    /// reading `header` itself is an access to a class's stored property,
+    /// which release builds check for exclusivity at run time (a call into the runtime, and about
+    /// 50 instructions, each time).
+    @inlinable var elementCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
+    @inlinable var slotCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.capacity } }
 
     @inlinable static func make(capacity: Int) -> DrainQueueStorage {
         let buffer = create(minimumCapacity: capacity) { _ in DrainQueueHeader(capacity: capacity) }

@@ -8,13 +8,14 @@ import Testing
 /// `deliverOnMainQueue` subscriptions alive, so an idle lane must keep no more than one buffer of
 /// at most 64 places, and no block, however its events came.
 @Suite(.detectingLeaks) struct DeliveryLaneStorageTests {
-    /// The lane's buffers, read on its queue: the capacities of `incoming` and `taken`; and
+    /// The lane's buffers, read on its queue: the capacities of the inbox and `taken`; and
     /// whether it keeps its block.
     private func buffers(_ lane: SerialDeliveryLane<Int, NoError>, _ queue: Queue) -> ([Int], Bool) {
         var (capacities, keepsBlock) = ([Int](), false)
         queue.sync {
-            capacities = [lane.incoming.capacity, lane.taken.capacity]
-            keepsBlock = StripedLock(for: lane).withLock { lane.block != nil }
+            let inbox = StripedLock(for: lane).withLock { lane.inbox.events.storage?.header.capacity ?? 0 }
+            capacities = [inbox, lane.state.taken.storage?.header.capacity ?? 0]
+            keepsBlock = StripedLock(for: lane).withLock { lane.inbox.block != nil }
         }
         return (capacities, keepsBlock)
     }

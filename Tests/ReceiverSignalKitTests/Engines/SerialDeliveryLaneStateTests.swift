@@ -1,0 +1,222 @@
+import Testing
+
+@testable import ReceiverSignalKit
+
+/// The serial lane's transitions, driven the way `SerialDeliveryLane` drives them but with neither
+/// a lock nor Dispatch: a dispatched block is a count of blocks on their way, which the test runs
+/// when it chooses — also from inside a handler, as a queue's run loop would.
+private final class SerialLaneHarness {
+    typealias Lane = SerialDeliveryLane<Int, NoError>
+    var inbox = Lane.Inbox()
+    var state = Lane.QueueState()
+    var blocksOnTheirWay = 0
+    var delivered: [Int] = []
+    /// What a handler does with each value it is given, after recording it.
+    var onDeliver: (Int) -> Void = { _ in }
+
+    func sendOffQueue(_ value: Int) {
+        if inbox.post(.next(value)) { inbox.block = {} }
+        blocksOnTheirWay += 1
+        state.checkInvariants(with: inbox)
+    }
+
+    func runBlock() {
+        blocksOnTheirWay -= 1
+        switch state.arrive() {
+        case .deliverClaimed: deliverClaimed()
+        case .settle: settle()
+        case .none: break
+        }
+        state.checkInvariants(with: inbox)
+    }
+
+    func sendOnQueue(_ value: Int) {
+        if !inbox.events.isEmpty {
+            var moved = state.takeEvents(of: &inbox)
+            if !moved.isEmpty { state.receive(&moved) }
+        }
+        switch state.sendOnQueue(.next(value)) {
+        case .deliverAtOnce:
+            deliver(.next(value))
+            deliverClaimed()
+        case .deliverClaimed: deliverClaimed()
+        case .none: break
+        }
+        state.checkInvariants(with: inbox)
+    }
+
+    private func deliverClaimed() {
+        while let event = takeClaimed() { deliver(event) }
+        settle()
+    }
+
+    private func takeClaimed() -> Lane.Event? {
+        switch state.claimNext() {
+        case .event(let event): return event
+        case .inInbox: return state.takeOldest(from: &inbox) ?? state.takeFromTaken()
+        case .none: return nil
+        }
+    }
+
+    private func settle() {
+        if state.needsSettling { state.settle(&inbox) }
+    }
+
+    private func deliver(_ event: Lane.Event) {
+        guard case .next(let value) = event else {
+            Issue.record("only values are sent here")
+            return
+        }
+        delivered.append(value)
+        onDeliver(value)
+    }
+
+    /// Idle: no block kept, nothing on its way, and at most one ring (small: `DrainQueue` sees to that).
+    var isIdle: Bool {
+        inbox.block == nil && blocksOnTheirWay == 0 && inbox.events.isEmpty && state.taken.isEmpty
+            && !(inbox.events.hasStorage && state.taken.hasStorage)
+    }
+}
+
+@Suite struct SerialDeliveryLaneStateTests {
+    @Test func eachBlockDeliversItsOwnEventInTheOrderTheyHappened() {
+        let lane = SerialLaneHarness()
+        for value in 1...3 { lane.sendOffQueue(value) }
+        #expect(lane.blocksOnTheirWay == 3 && lane.delivered == [] && lane.inbox.block != nil)
+        lane.runBlock()
+        #expect(lane.delivered == [1])
+        #expect(lane.state.waitingInTaken == 2 && lane.inbox.events.isEmpty)  // taken in one batch
+        lane.runBlock()
+        #expect(lane.delivered == [1, 2])
+        lane.runBlock()
+        #expect(lane.delivered == [1, 2, 3])
+        #expect(lane.isIdle)
+    }
+
+    @Test func aLoneEventIsTakenStraightOutOfTheInboxWhichKeepsItsStorage() {
+        let lane = SerialLaneHarness()
+        lane.sendOffQueue(1)
+        lane.runBlock()
+        #expect(lane.delivered == [1])
+        #expect(lane.inbox.events.hasStorage && !lane.state.taken.hasStorage)
+        #expect(lane.inbox.events.storage?.slotCount == 1)  // as small as an array of one place
+        #expect(lane.isIdle)  // the block was let go of as the event was taken: none is on its way
+    }
+
+    /// A batch leaves its storage in `taken`; a lone event after it is swapped in with that
+    /// storage, which goes to the inbox — and `taken` lets go of the lone event's, so the idle lane
+    /// keeps one buffer, not two.
+    @Test func aLoneEventAfterABatchLeavesOneBuffer() {
+        let lane = SerialLaneHarness()
+        for value in 1...3 { lane.sendOffQueue(value) }
+        for _ in 1...3 { lane.runBlock() }
+        #expect(lane.isIdle && lane.state.taken.hasStorage)
+        lane.sendOffQueue(4)
+        lane.runBlock()
+        #expect(lane.delivered == [1, 2, 3, 4])
+        #expect(lane.isIdle && lane.inbox.events.hasStorage)
+    }
+
+    @Test func anEventOnTheQueueComesAfterTheWaitingOnesWhoseBlocksThenFindNothing() {
+        let lane = SerialLaneHarness()
+        lane.sendOffQueue(1)
+        lane.sendOffQueue(2)
+        lane.sendOnQueue(3)
+        #expect(lane.delivered == [1, 2, 3])
+        #expect(lane.state.stale == 2 && lane.inbox.block != nil)
+        lane.runBlock()
+        lane.runBlock()
+        #expect(lane.delivered == [1, 2, 3])
+        #expect(lane.isIdle)
+    }
+
+    @Test func anEventOnTheQueueWithNothingWaitingIsDeliveredWithoutBeingStored() {
+        let lane = SerialLaneHarness()
+        lane.sendOnQueue(1)
+        #expect(lane.delivered == [1])
+        #expect(lane.isIdle && !lane.state.taken.hasStorage && !lane.inbox.events.hasStorage)
+    }
+
+    @Test func anEventAHandlerSendsOnTheQueueWaitsForTheHandlerAndTheEventsBeforeIt() {
+        let lane = SerialLaneHarness()
+        lane.onDeliver = { value in
+            guard value == 1 else { return }
+            lane.sendOnQueue(10)
+            #expect(lane.delivered == [1])  // not nested in this handler
+        }
+        lane.sendOffQueue(1)
+        lane.sendOffQueue(2)
+        lane.runBlock()
+        #expect(lane.delivered == [1, 2, 10])
+        lane.runBlock()  // 2's block: stale
+        #expect(lane.delivered == [1, 2, 10])
+        #expect(lane.isIdle)
+    }
+
+    @Test func aBlockThatRunsInsideAHandlerLeavesItsEventToTheDeliveringCode() {
+        let lane = SerialLaneHarness()
+        lane.onDeliver = { value in
+            guard value == 1 else { return }
+            lane.runBlock()  // the handler runs the queue's run loop
+            #expect(lane.delivered == [1])
+        }
+        lane.sendOffQueue(1)
+        lane.sendOffQueue(2)
+        lane.runBlock()
+        #expect(lane.delivered == [1, 2])
+        #expect(lane.isIdle)
+    }
+
+    /// Seeded random interleavings of events sent off and on the queue, blocks run, and handlers
+    /// that send or run a block themselves: every event is delivered once, in the order they
+    /// happened, the invariants hold after every step, and once every block has run the lane is
+    /// idle.
+    @Test(arguments: 0..<200)
+    func randomInterleavingsDeliverEveryEventOnceInOrderAndEndIdle(seed: Int) {
+        var choices = SeededChoices(seed: UInt64(seed))
+        let lane = SerialLaneHarness()
+        var sent: [Int] = []
+        var depth = 0
+        func send(onQueue: Bool) {
+            let value = sent.count
+            sent.append(value)
+            if onQueue { lane.sendOnQueue(value) } else { lane.sendOffQueue(value) }
+        }
+        lane.onDeliver = { _ in
+            guard depth == 0 else { return }
+            depth += 1
+            defer { depth -= 1 }
+            switch choices.next(6) {
+            case 0: send(onQueue: true)
+            case 1 where lane.blocksOnTheirWay > 0: lane.runBlock()
+            default: break
+            }
+        }
+        for _ in 0..<40 {
+            switch choices.next(3) {
+            case 0: send(onQueue: false)
+            case 1: send(onQueue: true)
+            default: if lane.blocksOnTheirWay > 0 { lane.runBlock() }
+            }
+        }
+        while lane.blocksOnTheirWay > 0 { lane.runBlock() }
+        #expect(lane.delivered == sent)
+        #expect(lane.isIdle)
+    }
+
+    #if DEBUG
+    /// Debug builds check the invariants after each transition: a block that was never dispatched
+    /// arriving breaks the count of blocks on their way, and stops the program.
+    @Test func aBrokenInvariantStopsADebugBuild() async {
+        await #expect(processExitsWith: .failure) {
+            var (inbox, state) = (
+                SerialDeliveryLane<Int, NoError>.Inbox(), SerialDeliveryLane<Int, NoError>.QueueState()
+            )
+            _ = inbox.post(.next(1))
+            _ = state.arrive()
+            _ = state.arrive()  // a second block for one event
+            state.checkInvariants(with: inbox)
+        }
+    }
+    #endif
+}
