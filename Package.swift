@@ -23,7 +23,9 @@ let package = Package(
         .target(name: "ReceiverSignalKit", dependencies: ["Receiver"], swiftSettings: [diagnostics]),
         .target(name: "SwiftSignalKit", dependencies: ["ReceiverSignalKit"]),
         .target(name: "ReceiverSignalKitTesting", dependencies: ["ReceiverSignalKit"], swiftSettings: [diagnostics]),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Helpers every test target shares (a thread-safe history, `CountingDisposable`, marble
+        // diagrams on virtual time); a target of its own so that each suite uses the one copy.
+        .target(name: "TestSupport", dependencies: ["ReceiverSignalKitTesting"], path: "Tests/TestSupport"),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "ReceiverSignalKitTesting", "TestSupport"]),
         .testTarget(
             name: "ReceiverSignalKitTests",

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/ReceiverSignalKit/Signal/Signal+Combine.swift: SwiftSignalKit's 27 public
+"""Writes Sources/ReceiverSignalKit/Operators/Signal+Combine.swift: SwiftSignalKit's 27 public
 `combineLatest` declarations (2 to 26 inputs, the seeded pair,
 the array), each a thin wrapper over the shared core in
 Engines/CombineLatestCore.swift.
@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-OUTPUT = ROOT / "Sources/ReceiverSignalKit/Signal/Signal+Combine.swift"
+OUTPUT = ROOT / "Sources/ReceiverSignalKit/Operators/Signal+Combine.swift"
 MAX_INPUTS = 26  # SwiftSignalKit declares n = 2 ... 26
 
 NUMBER_WORDS = [
@@ -56,13 +56,11 @@ FULL_DOC = """\
 /// completes only when all inputs have completed. The first error from any input is forwarded,
 /// once, and disposes every input; so does disposing the start.
 ///
-/// > Note: Differs from SwiftSignalKit, on purpose. SwiftSignalKit updates the latest values
-/// > under a lock and sends the tuple after unlocking, so when two inputs send on two threads at
-/// > once their tuples can arrive out of order, the last one stale. Here one thread at a time
-/// > applies a start's events (one that arrives meanwhile waits its turn in the start's queue),
-/// > updating the values and sending the tuple: in one serialized order, the last tuple always
-/// > holds every input's last value. No lock is held meanwhile, so a value's `deinit` never runs
-/// > under a lock either (SwiftSignalKit releases a replaced value inside its lock).
+/// > Note: One thread at a time applies a start's events (one that arrives meanwhile waits its
+/// > turn in the start's queue), updating the values and sending the tuple: even when inputs send
+/// > on several threads at once, the last tuple always holds every input's last value
+/// > (SwiftSignalKit's can arrive out of order, the last one stale). No lock is held meanwhile, so
+/// > a value's `deinit` never runs under a lock.
 ///
 /// - Parameters:
 {queue}
@@ -184,6 +182,7 @@ ARRAY = f"""\
 {QUEUE_DOC}
 ///   - signals: The inputs, subscribed to in this order.
 /// - Returns: A signal of arrays of the latest values, one per input.
+/// - Complexity: O(n) per value for n inputs: each value sends a new array of the n latest values.
 @inlinable
 public func combineLatest<T, E>(queue: Queue? = nil, _ signals: [Signal<T, E>]) -> Signal<[T], E> {{
     guard !signals.isEmpty else {{ return .single([]) }}

@@ -1,14 +1,20 @@
-// Receiver — the core of the library, in one self-contained file.
+// Receiver — the core of the library, in one self-contained file. Why it has this shape:
 //
-// This file compiles on its own (`swiftc -swift-version 6 Receiver.swift main.swift`) and imports
-// only the platform C library, so it can be vendored by copying it into an app. Its internal
-// helpers are nested in `Receiver` or carry a `Receiver` prefix so that they do not collide with
-// names in the app that vendors it.
-//
-// The delivery path is `@inlinable`, so it is specialised for the wave type in the module that
-// uses it: unspecialised generic code looks up type metadata at run time, which made a broadcast
-// about 40 times slower (Benchmarks/README.md). That is why the lock's C calls must be visible to
-// inlinable code, and so why the C library is imported `public`ly (it is not re-exported).
+// - One file that compiles on its own (`swiftc -swift-version 6 Receiver.swift main.swift`) and
+//   imports only the platform C library, so it can be vendored by copying it into an app. Its
+//   internal helpers are nested in `Receiver` or carry a `Receiver` prefix so that they do not
+//   collide with names in the app that vendors it. So it keeps its own copies of what the adapter
+//   also has (the lock table, the queue of waves broadcast during a delivery), written alike.
+// - A pair's state is one `State` value whose transitions run under the lock and return a `Step`:
+//   the handler call to make next and the waves let go of. The caller makes the call and releases
+//   the waves after unlocking, because handlers and `deinit`s are user code, which may call back
+//   into the pair; so no locked section here calls or releases anything of the user's.
+// - The delivery path is `@inlinable`, so it is specialised for the wave type in the module that
+//   uses it: unspecialised generic code looks up type metadata at run time, which made a broadcast
+//   about 40 times slower (Benchmarks/README.md). That is why the lock's C calls must be visible to
+//   inlinable code, and so why the C library is imported `public`ly (it is not re-exported). Code
+//   that runs unspecialised (`deinit`, `dispose()`) avoids generic helpers for the same reason.
+// - Every lock is a stripe of one table shared by all pairs and listeners (`ReceiverLock`).
 
 #if canImport(Darwin)
 public import Darwin
@@ -52,11 +58,10 @@ public protocol Disposable: AnyObject, Sendable {
 /// > thread, also from inside a handler, and never deadlock.
 ///
 /// Ownership: the pair's receiver holds the pair's state and its listeners; the transmitter and
-/// every receiver derived from it hold that receiver (as in Receiver 0.0.5, a transmitter keeps
-/// its receiver alive). A listener is also the disposable `listen` returns, and it holds its
-/// handler but never the pair. When the transmitter and all receivers are gone, the pair's
-/// receiver disposes every listener, so a handler that captures its own disposable is no cycle
-/// that leaks:
+/// every receiver derived from it hold that receiver (a transmitter keeps its receiver alive). A
+/// listener is also the disposable `listen` returns, and it holds its handler but never the pair.
+/// When the transmitter and all receivers are gone, the pair's receiver disposes every listener, so
+/// a handler that captures its own disposable is no cycle that leaks:
 ///
 /// ```
 /// Transmitter ──▶ Receiver (state) ──▶ listener (the Disposable) ──▶ handler ──▶ what it captures
@@ -82,7 +87,7 @@ public final class Receiver<Wave> {
         case cold
     }
 
-    /// What a listener is: called with each wave (Receiver 0.0.5's name).
+    /// What a listener is: called with each wave.
     ///
     /// ```swift
     /// let show: Receiver<Int>.Handler = { print($0) }
@@ -115,14 +120,13 @@ public final class Receiver<Wave> {
         /// - Complexity: O(1) to queue, plus one handler call per listener; a `.warm` pair costs
         ///   the same whatever its count.
         @inlinable public func broadcast(_ wave: Wave) {
-            // Each step's handler call is made, and what the step let go of is released, after
-            // unlocking: the wave a `.warm` pair overwrote before the first call (it is no longer
-            // the kept one when the new wave arrives), the rest when `step` is replaced.
+            // What a step let go of is released when `step` is replaced, except the wave a `.warm`
+            // pair overwrote: before the first call, as it is no longer kept once the new one is.
             let lock = receiver.lock
             var step = lock.withLock { receiver.state.broadcast(wave) }
             step.displaced = nil
             while step.continues {
-                step.call?.make()
+                step.call?.perform()
                 step = lock.withLock { receiver.state.advance() }
             }
         }
@@ -147,11 +151,11 @@ public final class Receiver<Wave> {
     @inlinable var lock: ReceiverLock { ReceiverLock(for: self) }
 
     // The transmitter and every derived receiver hold the pair's receiver, so this runs once they
-    // are all gone: it disposes every listener, which releases the handlers (after unlocking)
-    // even when a handler holds its own disposable.
+    // are all gone: it disposes every listener, which releases the handlers even when a handler
+    // holds its own disposable.
     deinit {
         let listeners = lock.withLock { state.listeners }
-        for index in 0..<listeners.count { listeners[index].dispose() }  // (`indices` would run unspecialised)
+        for index in 0..<listeners.count { listeners[index].dispose() }  // (not `indices`: see the top)
     }
 
     /// Makes a transmitter and its receiver.
@@ -239,10 +243,8 @@ extension Receiver {
             return held ?? []
         }
 
-        /// Takes the handler out under the lock and releases it after: its captures' `deinit`s are
-        /// user code. The pair drops the tombstone when it next sweeps.
-        /// (Written without generic helpers: it runs unspecialised, and those would look up type
-        /// metadata at run time.)
+        /// Takes the handler and the held waves out under the lock and releases them after. The
+        /// pair drops the disposed listener when it next sweeps. (Unspecialised: see the top.)
         @usableFromInline func dispose() {
             var handler: Handler?, held: [Wave]?
             lock.withLock { (handler, held, self.handler, self.held) = (self.handler, self.held, nil, nil) }
@@ -250,18 +252,16 @@ extension Receiver {
         }
     }
 
-    /// A handler call to make after unlocking. A struct, not a tuple: a closure moved from a
+    /// A handler call, performed after unlocking. A struct, not a tuple: a closure moved from a
     /// generic struct into a specialised tuple is re-abstracted, which allocates on every call.
     @usableFromInline struct Call {
         @usableFromInline let handler: Handler, wave: Wave
         @inlinable init(handler: @escaping Handler, wave: Wave) { (self.handler, self.wave) = (handler, wave) }
-        @inlinable func make() { handler(wave) }
+        @inlinable func perform() { handler(wave) }
     }
 
     /// What one transition hands back: the handler call to make next, and the waves the state let
-    /// go of. Both are used and released by the caller after unlocking, since a wave's `deinit` is
-    /// user code that may call back into the pair. `continues` is false once nothing is left to
-    /// deliver.
+    /// go of (see the top). `continues` is false once nothing is left to deliver.
     @usableFromInline struct Step {
         @usableFromInline var call: Call?, finished: Wave?, displaced: Wave?, continues: Bool
         @inlinable init(call: Call? = nil, finished: Wave? = nil, displaced: Wave? = nil, continues: Bool) {
@@ -269,22 +269,20 @@ extension Receiver {
         }
     }
 
-    /// Everything a pair knows, changed only under its lock. The transitions return the next
-    /// handler call to make, which the caller makes after unlocking.
-    ///
-    /// They are `@inlinable`, like `broadcast` and `listen`, so they are specialised for the wave
-    /// type in the user's module: unspecialised generic code looks up type metadata and boxes
-    /// values at run time, which made a broadcast ~50 times a locked closure call and allocate
-    /// twice (Benchmarks/README.md has the figures).
+    /// Everything a pair knows, changed only under its lock, by transitions that return a `Step`
+    /// (see the top).
     @usableFromInline struct State {
         @usableFromInline let limit: Int  // how many waves to keep: 0 for hot, Int.max for cold
         @usableFromInline var kept: [Wave] = [], oldest = 0  // once `kept` is full it is a ring starting at `oldest`
-        // in the order they joined; disposed ones until swept
-        @usableFromInline var listeners: [Listener] = [], swept = true
+        // In the order they joined, disposed ones among them until `sweep()`; `foundDisposed` once a
+        // delivery passed a disposed one since.
+        @usableFromInline var listeners: [Listener] = [], foundDisposed = false
         @usableFromInline var waveCount: UInt64 = 0  // waves broadcast: the next one's sequence number
         @usableFromInline var current: Wave?, sequence: UInt64 = 0, cursor = 0  // the wave being delivered
-        // Waves broadcast during a delivery, not yet delivered, from `head` on. A wave leaves the
-        // queue by being moved out of its slot, so clearing the drained queue releases nothing.
+        // Waves broadcast during a delivery, not yet delivered, from `head` on: the adapter's
+        // `DrainQueue`, inline (`append`, and `popFirst()` in `advance`). A wave leaves the queue by
+        // being moved out of its slot, so clearing the drained queue releases nothing; drained, it
+        // keeps its buffer for the next burst unless that grew past 64 waves.
         @usableFromInline var queue: [Wave?] = [], head = 0
 
         @inlinable init(limit: Int) { self.limit = limit }
@@ -317,7 +315,7 @@ extension Receiver {
                 let listener = listeners[cursor]
                 cursor += 1
                 guard let handler = listener.handler else {
-                    swept = false
+                    foundDisposed = true
                     continue
                 }
                 guard listener.since <= sequence else { continue }
@@ -327,8 +325,8 @@ extension Receiver {
                 listener.held?.append(wave)
             }
             let finished = current.take()
-            if !swept { sweep() }
-            if head < queue.count {
+            if foundDisposed { sweep() }
+            if head < queue.count {  // `popFirst()`
                 (current, sequence, cursor, head) = (queue[head].take(), sequence + 1, 0, head + 1)
             }
             if head > 0, head == queue.count {  // drained: only moved-out slots are left
@@ -353,7 +351,7 @@ extension Receiver {
         @inlinable mutating func sweep() {
             cursor = listeners[..<cursor].lazy.filter { $0.handler != nil }.count
             listeners.removeAll { $0.handler == nil }
-            swept = true
+            foundDisposed = false
         }
     }
 }
@@ -366,6 +364,12 @@ extension Receiver {
 /// It is safe because no code holds a lock while it takes another or calls user code: each
 /// locked section is a short state change. Two objects sharing a stripe only ever wait for one
 /// such section.
+///
+/// The table is written as the adapter's `StripedLock` writes its own (this file is vendored alone,
+/// so it keeps a copy): a global of 64 zero stripes. Zero is an unlocked lock word —
+/// `os_unfair_lock`'s initial value on Apple platforms, `PTHREAD_MUTEX_INITIALIZER` in glibc and
+/// musl — so the table needs no initialisation, and a global made of constants is laid out by the
+/// compiler: finding it is an address, not the `swift_once` call of a lazily made global.
 @usableFromInline struct ReceiverLock: @unchecked Sendable {
     #if canImport(Darwin)
     @usableFromInline typealias Primitive = os_unfair_lock
@@ -373,36 +377,43 @@ extension Receiver {
     @usableFromInline typealias Primitive = pthread_mutex_t
     #endif
 
-    /// 64 stripes, 64 bytes apart (one cache line each), made once.
-    @usableFromInline nonisolated(unsafe) static let table: UnsafeMutableRawPointer = {
-        let table = UnsafeMutableRawPointer.allocate(byteCount: 64 * 64, alignment: 64)
-        for stripe in 0..<64 {
-            let lock = (table + stripe * 64).bindMemory(to: Primitive.self, capacity: 1)
-            lock.initialize(to: Primitive())
-            #if !canImport(Darwin)
-            pthread_mutex_init(lock, nil)
-            #endif
-        }
-        return table
-    }()
+    /// One stripe: a lock word (at most 48 bytes), alone in its 64 bytes (a cache line) so that
+    /// threads locking different stripes do not contend for a line. Eight stripes make a row, eight
+    /// rows the table.
+    @usableFromInline struct Stripe {
+        var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    }
+    @usableFromInline struct Row {
+        var stripes = (Stripe(), Stripe(), Stripe(), Stripe(), Stripe(), Stripe(), Stripe(), Stripe())
+    }
+    @usableFromInline struct Table {
+        var rows = (Row(), Row(), Row(), Row(), Row(), Row(), Row(), Row())
+    }
+    /// Only ever reached through lock words at fixed addresses inside it (a stored global never
+    /// moves), so the exclusivity check, which would see every lock as a write of the table, is off.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) static var table = Table()
 
-    @usableFromInline let primitive: UnsafeMutablePointer<Primitive>
+    /// The address of `&table`, taken by a pointer conversion rather than an `inout` access, which
+    /// the thread sanitizer would count as a write of the whole table by every thread that locks.
+    @inlinable static func address(_ table: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer { table }
+
+    @usableFromInline let word: UnsafeMutablePointer<Primitive>
 
     /// The stripe for `object`, picked from its address's bits by a multiplicative hash.
     @inlinable init(for object: AnyObject) {
         let address = UInt(bitPattern: ObjectIdentifier(object))
         let stripe = Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - 6))
-        primitive = (Self.table + stripe * 64).assumingMemoryBound(to: Primitive.self)
+        word = (Self.address(&Self.table) + stripe * 64).assumingMemoryBound(to: Primitive.self)
     }
 
     /// Runs `body` while holding the lock. `body` must not call user code or take another lock.
     @inlinable @inline(__always) func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         #if canImport(Darwin)
-        os_unfair_lock_lock(primitive)
-        defer { os_unfair_lock_unlock(primitive) }
+        os_unfair_lock_lock(word)
+        defer { os_unfair_lock_unlock(word) }
         #else
-        pthread_mutex_lock(primitive)
-        defer { pthread_mutex_unlock(primitive) }
+        pthread_mutex_lock(word)
+        defer { pthread_mutex_unlock(word) }
         #endif
         return try body()
     }

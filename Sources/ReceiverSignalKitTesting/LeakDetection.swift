@@ -1,3 +1,9 @@
+// Leak detection for tests, in three layers: `detectLeaks` (any test framework) runs a body with
+// a task-local check that the library's starts and listens report to; the `.detectingLeaks` trait
+// wraps each Swift Testing test in it and records what it finds as issues; `LeakCheck` keeps the
+// weakly held starts and decides, after a short grace, which are still live. The library side
+// (the task-local hook and what a start reports) lives in the library's Diagnostics, so that
+// release builds compile none of it and this module only reads it.
 internal import ReceiverSignalKit
 
 #if canImport(Testing)
@@ -61,7 +67,7 @@ public struct Leak: Sendable, Hashable, CustomStringConvertible {
 /// Runs `body` and returns the starts and listeners it made that are still live when it returns —
 /// not disposed, not terminated, their source still holding them — each at its `start`/`listen`
 /// call. For XCTest, and for assertions on what leaks; in Swift Testing, `.detectingLeaks`
-/// records them as issues..
+/// records them as issues.
 ///
 /// ```swift
 /// func testTheScreenLetsGoOfItsSubscriptions() {

@@ -1,3 +1,5 @@
+// An event is a plain enum whose cases carry their time, so that an expectation is one array
+// literal compared with `==`, and a failure prints in the same form as the literal.
 /// One event of a ``Recording``, with the virtual time it arrived at, in seconds.
 ///
 /// ```swift

@@ -1,3 +1,6 @@
+// A recording is the start's disposable and holds the start, while the start's handlers hold only
+// the list of events: so a test disposes what it recorded like any start, and neither the
+// recording nor the scheduler is kept alive by work still waiting on virtual time.
 public import ReceiverSignalKit
 
 /// The events a started signal (or a listened-to `Receiver`) delivered, each with the virtual time

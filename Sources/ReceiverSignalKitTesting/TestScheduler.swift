@@ -1,3 +1,9 @@
+// Virtual time in one file: the public scheduler, the timeline its queues share, and the two
+// per-thread facts a serial queue needs (which queue's work runs here, which thread runs each
+// queue). The queues are ReceiverSignalKit's own `Queue` over a `VirtualQueue`, so the library
+// runs the same code on virtual time as on Dispatch; only this file knows what time it is. The
+// timeline is one array sorted by due time under one lock: a test schedules little work, and a
+// sorted array makes "ties run in the order scheduled" plain to see.
 public import ReceiverSignalKit
 
 #if canImport(Darwin)
@@ -52,7 +58,7 @@ internal import Musl
 /// Work scheduled on a virtual queue that is released still runs when it falls due, as Dispatch
 /// runs the blocks of a released queue.
 public final class TestScheduler: Sendable {
-    private let clock = Clock()
+    private let timeline = Timeline()
 
     /// Makes a scheduler whose time is 0 and which holds no work.
     ///
@@ -69,7 +75,7 @@ public final class TestScheduler: Sendable {
     /// scheduler.advance(by: 1.5)
     /// scheduler.now   // 1.5
     /// ```
-    public var now: Double { clock.now }
+    public var now: Double { timeline.now }
 
     /// A serial queue whose work runs on this scheduler's virtual time.
     ///
@@ -91,7 +97,7 @@ public final class TestScheduler: Sendable {
     /// - Parameter name: The label of the queue's `queue`, for debugging.
     /// - Returns: A new queue; as many as you like share the one timeline.
     public func queue(name: String = "TestScheduler") -> Queue {
-        Queue(virtual: VirtualQueue(clock: clock), name: name)
+        Queue(virtual: VirtualQueue(clock: timeline), name: name)
     }
 
     /// Moves time forward by `seconds`, running the work that falls due on the way.
@@ -108,8 +114,8 @@ public final class TestScheduler: Sendable {
         guard seconds.isFinite, seconds >= 0 else {
             fatalError("TestScheduler.advance(by:) needs a finite number of seconds, 0 or more, got \(seconds)")
         }
-        let (target, overflow) = clock.nanosecondsNow.addingReportingOverflow(Clock.nanoseconds(seconds))
-        clock.advance(to: overflow ? .max - 1 : min(target, .max - 1))  // .max is `run()`'s
+        let (target, overflow) = timeline.nanosecondsNow.addingReportingOverflow(Timeline.nanoseconds(seconds))
+        timeline.advance(to: overflow ? Timeline.latest : min(target, Timeline.latest))
     }
 
     /// Moves time forward to `time`, running the work that falls due on the way.
@@ -122,10 +128,10 @@ public final class TestScheduler: Sendable {
     /// - Parameter time: Seconds from the scheduler's start, at or after ``now``. An earlier or
     ///   non-finite time stops the program with a message.
     public func advance(to time: Double) {
-        guard time.isFinite, time >= 0, Clock.nanoseconds(time) >= clock.nanosecondsNow else {
+        guard time.isFinite, time >= 0, Timeline.nanoseconds(time) >= timeline.nanosecondsNow else {
             fatalError("TestScheduler.advance(to:) needs a finite time at or after now (\(now)), got \(time)")
         }
-        clock.advance(to: min(Clock.nanoseconds(time), .max - 1))  // .max is `run()`'s
+        timeline.advance(to: min(Timeline.nanoseconds(time), Timeline.latest))
     }
 
     /// Runs the scheduled work until none is left, moving time to each piece's due time.
@@ -146,7 +152,7 @@ public final class TestScheduler: Sendable {
     /// - Returns: `true` if no work is left; `false` if it stopped at the limit.
     @discardableResult
     public func run(limit: Int = 100_000) -> Bool {
-        let isEmpty = clock.advance(to: .max, limit: limit)
+        let isEmpty = timeline.advance(to: Timeline.untilEmpty, limit: limit)
         if !isEmpty {
             let message =
                 "TestScheduler.run(): ran \(limit) pieces of work and work is still scheduled (a repeating "
@@ -159,7 +165,7 @@ public final class TestScheduler: Sendable {
     /// How a recording reads the time: weakly, so that recorded handlers waiting in the
     /// scheduler's work do not keep it alive.
     func stamp() -> @Sendable () -> Double {
-        { [weak clock] in clock?.now ?? .nan }
+        { [weak timeline] in timeline?.now ?? .nan }
     }
 }
 
@@ -167,7 +173,13 @@ public final class TestScheduler: Sendable {
 ///
 /// Its state is only touched under its lock; the work runs outside it, and what leaves the state
 /// (work run or cancelled) is released after unlocking.
-final class Clock: VirtualClock {
+final class Timeline: VirtualClock {
+    /// The target of ``TestScheduler/run(limit:)``: past every due time, and never a time the
+    /// timeline stops at (it stays at the time of the last work run).
+    static let untilEmpty: Int64 = .max
+    /// The latest time an advance moves to, so that no advance is taken for `untilEmpty`.
+    static let latest: Int64 = untilEmpty - 1
+
     /// A piece of work due at `due` nanoseconds, the `id`th scheduled.
     struct Entry {
         let due: Int64
@@ -251,7 +263,7 @@ final class Clock: VirtualClock {
         while true {
             let next = state.withLock { state -> Entry? in
                 guard ran < limit, let first = state.entries.first, first.due <= target else {
-                    if ran < limit, target != .max { state.now = max(state.now, target) }
+                    if ran < limit, target != Self.untilEmpty { state.now = max(state.now, target) }
                     return nil
                 }
                 state.now = first.due

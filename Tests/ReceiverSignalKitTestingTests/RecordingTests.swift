@@ -63,7 +63,7 @@ import Testing
 
     @Test func disposingARecordingDisposesTheStart() {
         let scheduler = TestScheduler()
-        let counter = DisposeCounterDisposable()
+        let counter = CountingDisposable()
         let recording = scheduler.record(Signal<Int, NoError> { _ in counter })
         recording.dispose()
         #expect(counter.count == 1)
@@ -94,6 +94,3 @@ import Testing
         recording?.dispose()
     }
 }
-
-/// A disposable that counts its `dispose()` calls.
-final class DisposeCounterDisposable: DisposeCounter, Disposable, @unchecked Sendable {}

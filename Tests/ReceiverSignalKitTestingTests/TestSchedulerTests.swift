@@ -181,15 +181,15 @@ import Musl
             scheduler.advance()
             advanced.signal()
         }
-        #expect(working.wait(timeout: .now() + 10) == .success)
+        expectSignal(working)
         DispatchQueue.global().async {
             queue.sync { seen.record("sync, current \(queue.isCurrent())") }
             synced.signal()
         }
         #expect(synced.wait(timeout: .now() + 1) == .timedOut)  // waiting for the work
         release.signal()
-        #expect(synced.wait(timeout: .now() + 10) == .success)
-        #expect(advanced.wait(timeout: .now() + 10) == .success)
+        expectSignal(synced)
+        expectSignal(advanced)
         #expect(seen.recorded == ["work ends", "sync, current true"])
     }
 
@@ -210,7 +210,7 @@ import Musl
             }
             synced.signal()
         }
-        #expect(syncing.wait(timeout: .now() + 10) == .success)
+        expectSignal(syncing)
         other.async { seen.record("other queue's work") }  // not held up
         queue.async { seen.record("work") }
         DispatchQueue.global().async {
@@ -219,8 +219,8 @@ import Musl
         }
         #expect(advanced.wait(timeout: .now() + 1) == .timedOut)  // waiting for the sync
         release.signal()
-        #expect(advanced.wait(timeout: .now() + 10) == .success)
-        #expect(synced.wait(timeout: .now() + 10) == .success)
+        expectSignal(advanced)
+        expectSignal(synced)
         #expect(seen.recorded == ["other queue's work", "sync ends", "work"])
     }
 
@@ -241,7 +241,7 @@ import Musl
             scheduler.advance()
             advanced.signal()
         }
-        #expect(advanced.wait(timeout: .now() + 10) == .success)
+        expectSignal(advanced)
         #expect(seen.recorded == ["a in a", "a in b in a, current true", "a ends"])
     }
 
@@ -415,7 +415,7 @@ import Musl
         real.justDispatch { gate.wait() }
         scheduler.advance(by: 1)  // the delay ends; the value goes to the real queue
         gate.signal()
-        #expect(backOnVirtual.wait(timeout: .now() + 10) == .success)
+        expectSignal(backOnVirtual)
         real.sync {}  // its block is done, and the completion went with it
         #expect(recording.events.isEmpty)  // waiting on the virtual queue
         scheduler.advance(by: 0.5)  // the hop was scheduled with no delay at time 1: it runs at 1
@@ -434,7 +434,7 @@ import Musl
             scheduler.advance(by: 1)
             done.signal()
         }
-        #expect(done.wait(timeout: .now() + 10) == .success)
+        expectSignal(done)
         #expect(threads.recorded == [false])
     }
 

@@ -2,9 +2,6 @@ import Foundation
 import ReceiverSignalKit
 @_exported import TestSupport
 
-/// A disposable that counts its `dispose()` calls (not idempotent on purpose: a second call shows).
-final class CountingDisposable: DisposeCounter, Disposable, @unchecked Sendable {}
-
 /// The current value of a promise's signal, read with SwiftSignalKit's start + dispose idiom.
 func current<T>(_ signal: Signal<T, NoError>) -> T? {
     var value: T?
@@ -37,6 +34,16 @@ final class ReenteringDisposable: Disposable {
     init(onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
     func dispose() {}
     deinit { onDeinit() }
+}
+
+/// A signal that sends `values`, then fails with `error` if given, else completes, all during
+/// its start.
+func values(_ values: [Int], thenFail error: TestError? = nil) -> Signal<Int, TestError> {
+    Signal { subscriber in
+        values.forEach(subscriber.putNext)
+        if let error { subscriber.putError(error) } else { subscriber.putCompletion() }
+        return EmptyDisposable
+    }
 }
 
 /// A plain error type that does not conform to `Error`, as Telegram's are.

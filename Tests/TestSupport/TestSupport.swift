@@ -1,9 +1,10 @@
 // swift-format-ignore-file: AllPublicDeclarationsHaveDocumentation
 
-// (These helpers are public only to be shared between the two test targets.)
-// Helpers shared by both test targets. They use Foundation's lock, not the library's, so that
-// they keep working whatever the library under test does.
+// Helpers shared by the test targets (public only for that). They use Foundation's lock, not the
+// library's, so that they keep working whatever the library under test does; the library is
+// imported for its `Disposable` protocol only.
 import Foundation
+public import Receiver
 
 /// A history that handlers on any thread may append to, in O(1).
 ///
@@ -38,9 +39,10 @@ public final class Tracked: Sendable {
     }
 }
 
-/// A disposable-shaped counter: counts its `dispose()` calls (not idempotent on purpose: a
-/// second call shows). Test targets make it conform to `Disposable`.
-open class DisposeCounter: @unchecked Sendable {
+/// A disposable that counts its `dispose()` calls (not idempotent on purpose: a second call shows).
+///
+/// `@unchecked Sendable`: its only state is a `History`, which is.
+public final class CountingDisposable: Disposable, @unchecked Sendable {
     private let calls = History<Void>()
 
     public init() {}

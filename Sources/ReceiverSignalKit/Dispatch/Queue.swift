@@ -52,7 +52,7 @@ public final class Queue: Sendable {
     /// Carried by the main queue alone (see `isCurrent()`).
     private static let mainKey = DispatchSpecificKey<Marker>()
 
-    // The main queue gets a marker too (SwiftSignalKit's does not): where the main queue is not
+    // The main queue gets a marker too: where the main queue is not
     // drained by the main thread — on Linux after `dispatchMain()`, which is how `swift test`
     // runs — `Thread.isMainThread` is false inside its blocks, and without the marker
     // `isCurrent()` would say false there, so `sync` from a main-queue block would deadlock.
@@ -150,10 +150,7 @@ public final class Queue: Sendable {
     ///
     /// As in SwiftSignalKit, "on this queue" means that this queue's marker is the innermost one
     /// libdispatch finds from the running block's queue through its target queues; a queue made
-    /// with `init(queue:)` carries none, so it is never current. On Linux a named queue answers
-    /// with one `dispatch_get_specific` call (SwiftSignalKit's generic `DispatchQueue.getSpecific`
-    /// costs about three times as much), and the main queue from a per-thread "main thread?" answer,
-    /// then, off the main thread, from a key only it carries.
+    /// with `init(queue:)` carries none, so it is never current.
     ///
     /// - Returns: `true` on this queue.
     public func isCurrent() -> Bool {
@@ -248,7 +245,7 @@ public final class Queue: Sendable {
     ///   - delay: Seconds from now.
     ///   - f: The work.
     public func after(_ delay: Double, _ f: @escaping () -> Void) {
-        if delay.isNaN { stopForSeconds("Queue.after(_:_:) needs a delay in seconds", got: delay) }
+        if delay.isNaN { stopOnInvalidDuration("Queue.after(_:_:) needs a delay in seconds", got: delay) }
         if let virtual {
             virtual.schedule(after: delay, f)
             return

@@ -38,6 +38,7 @@ public final class ThreadPool: NSObject, Sendable {
     ///   - threadCount: How many threads; more than 0. With 0 or fewer no task could ever run, so
     ///     the program stops here with a message naming the count, in release builds too.
     ///   - threadPriority: Each thread's priority, from 0 to 1 (Apple platforms only).
+    /// - Complexity: O(`threadCount`): the threads are started here.
     public init(threadCount: Int, threadPriority: Double) {
         if threadCount < 1 {
             // `fatalError`, not `precondition`: an optimised build drops a precondition's message.
@@ -83,6 +84,7 @@ public final class ThreadPool: NSObject, Sendable {
     /// ```
     ///
     /// - Returns: `true` on a thread of this pool.
+    /// - Complexity: O(n) for a pool of n threads.
     public func isCurrentThreadInPool() -> Bool {
         let current = Thread.current
         return threads.contains { $0 === current }

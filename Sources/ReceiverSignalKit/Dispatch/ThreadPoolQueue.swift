@@ -9,8 +9,7 @@
 ///
 /// Two lanes are equal only if they are the same object.
 ///
-/// A lane keeps its pool's work list alive (SwiftSignalKit holds the pool weakly, but its pool is
-/// never released, because its threads retain it: either way a lane works as long as it exists).
+/// A lane keeps its pool's work list alive: a lane works as long as it exists.
 public final class ThreadPoolQueue: Equatable, Sendable {
     private let scheduler: ThreadPoolScheduler
 

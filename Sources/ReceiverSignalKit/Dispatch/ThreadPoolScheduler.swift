@@ -44,8 +44,8 @@ final class ThreadPoolScheduler: Sendable {
         }
 
         /// Ends the running task of lane `id`; returns whether the lane is ready again, and the
-        /// lane it let go of if it has no more tasks (for the caller to release after unlocking:
-        /// it holds the lane object).
+        /// lane it let go of if it has no more tasks (for the caller to release: it holds the lane
+        /// object).
         mutating func finish(_ id: ObjectIdentifier) -> (isReady: Bool, finished: Lane?) {
             guard lanes[id]?.tasks.isEmpty == false else { return (false, lanes.removeValue(forKey: id)) }
             ready.push(id)
@@ -68,12 +68,12 @@ final class ThreadPoolScheduler: Sendable {
             let lane = runNextTask()
             let (isReady, finished) = schedule.withLock { $0.finish(lane) }
             if isReady { readyLanes.signal() }
-            _ = finished  // released here, after unlocking
+            _ = finished  // released here
         }
     }
 
     /// Takes and runs the next task; the task (and what its action captured) is released when this
-    /// returns, outside the lock.
+    /// returns.
     private func runNextTask() -> ObjectIdentifier {
         let (lane, task) = schedule.withLock { $0.take() }
         #if canImport(ObjectiveC)

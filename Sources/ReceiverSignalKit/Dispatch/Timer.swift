@@ -20,20 +20,18 @@ internal import Dispatch
 /// called from any thread. On a queue made by `TestScheduler` (ReceiverSignalKitTesting) it fires
 /// on the scheduler's virtual time instead, with the same rules.
 ///
-/// One deliberate difference from SwiftSignalKit: when a one-shot timer's completion calls
-/// `start()` again, the new run is kept. SwiftSignalKit invalidates the timer after the completion
-/// returns, which silently cancels that restart; here a one-shot run only ends itself.
+/// When a one-shot timer's completion calls `start()` again, the new run is kept: a one-shot run
+/// only ends itself (SwiftSignalKit's silently cancels that restart).
 ///
 /// The timeout: a one-shot timer with a timeout of 0 or less fires at once (on its queue, as soon
 /// as it can), as in SwiftSignalKit, and one of `.infinity` never fires. A repeating timer needs
 /// a timeout greater than 0, and no timer takes `.nan`: either stops the program when the timer is
-/// made, with a message that names the timeout (SwiftSignalKit crashes inside Dispatch on the first,
-/// with no message, and never fires on the second).
+/// made, with a message that names the timeout.
 public final class Timer: Sendable {
     private let timeout: Double
     private let `repeat`: Bool
     private let queue: Queue
-    // Called only on `queue`, as SwiftSignalKit does; `nonisolated(unsafe)` because it is an
+    // Called only on `queue`; `nonisolated(unsafe)` because it is an
     // ordinary closure (the caller answers for what it touches there, as for `Queue.async`).
     private nonisolated(unsafe) let completion: (Timer) -> Void
     /// The running source and the number of its run, so that a one-shot run ends only itself; on a

@@ -37,8 +37,7 @@ public final class DisposableDict<T: Hashable>: Disposable {
     /// dict.set(nil, forKey: 1)      // second.dispose() is called; key 1 is gone
     /// ```
     ///
-    /// We deliberately differ from SwiftSignalKit for `nil`: it removes the entry. SwiftSignalKit
-    /// disposes the entry but keeps it, so its `dispose()` disposes it a second time.
+    /// `nil` removes the entry (SwiftSignalKit keeps it, and disposes it again in `dispose()`).
     ///
     /// - Parameters:
     ///   - disposable: The new occupant, or `nil` to dispose and remove the current one. Setting
@@ -47,7 +46,7 @@ public final class DisposableDict<T: Hashable>: Disposable {
     /// - Complexity: O(1) on average.
     @inlinable public func set(_ disposable: (any Disposable)?, forKey key: T) {
         // What the dictionary lets go of — the replaced disposable, and for `nil` the stored key
-        // with it — is returned, then disposed and released after unlocking.
+        // with it — is returned, to be disposed and released below.
         let (finished, removedKey) = StripedLock(for: self).withLock { () -> ((any Disposable)?, T?) in
             guard members != nil else { return (disposable, nil) }
             guard let disposable else {
@@ -66,6 +65,8 @@ public final class DisposableDict<T: Hashable>: Disposable {
     /// ```swift
     /// dict.dispose()
     /// ```
+    ///
+    /// - Complexity: O(n) for n disposables in the dictionary.
     @inlinable public func dispose() {
         let finished = StripedLock(for: self).withLock { members.take() } ?? [:]
         for disposable in finished.values { disposable.dispose() }

@@ -12,11 +12,8 @@
 /// Each key is a `.hot` pair, fed by the one upstream subscription: a subscriber receives the
 /// values sent after it joined (no replay), in the order the upstream sent them.
 ///
-/// We deliberately differ from SwiftSignalKit in one way: when the last subscriber of a key
-/// leaves, the upstream subscription is disposed. SwiftSignalKit forgets the key but never
-/// disposes it, so the upstream work runs on, and leaks. (Its current source also never stores
-/// the key, so in fact every start there starts its own upstream; this type shares, as the API
-/// describes.)
+/// When the last subscriber of a key leaves, the upstream subscription is disposed (SwiftSignalKit
+/// forgets the key but lets the upstream run on).
 public final class Multicast<T> {
     @usableFromInline let channels = Locked<[String: Entry]>([:])
 

@@ -13,9 +13,9 @@
 /// the pipe is gone it receives nothing more, and never completes).
 ///
 /// > Note: A `putNext` made while a subscriber is being delivered to (from its handler, or from
-/// > another thread) is queued and delivered after the current value, FIFO. SwiftSignalKit
-/// > delivers it nested (`begin 1, begin 2, end 2, end 1`); this gives `begin 1, end 1, begin 2,
-/// > end 2`, so every subscriber sees the values in the order they were put.
+/// > another thread) is queued and delivered after the current value, FIFO (`begin 1, end 1,
+/// > begin 2, end 2`, where SwiftSignalKit nests it), so every subscriber sees the values in the
+/// > order they were put.
 public final class ValuePipe<T> {
     @usableFromInline let transmitter: Receiver<T>.Transmitter
     @usableFromInline let receiver: Receiver<T>

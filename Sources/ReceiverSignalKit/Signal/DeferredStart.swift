@@ -2,10 +2,9 @@
 /// pool thread, `delay`'s start when its timer fires.
 ///
 /// Disposing it before ``start(_:)`` prevents the start, and invalidates the timer it waits for;
-/// disposing it after disposes what was started. The flag SwiftSignalKit's `runOn` checks for
-/// this is a plain `var` read on one thread and written on another (a data race); here every
-/// transition happens under one lock, and whatever a transition lets go of (a timer, whose
-/// completion holds the upstream signal; a started disposable) is released after unlocking.
+/// disposing it after disposes what was started. Every transition happens under one lock, and
+/// whatever a transition lets go of (a timer, whose completion holds the upstream signal; a
+/// started disposable) is released after unlocking.
 @usableFromInline final class DeferredStart: Disposable {
     private enum State {
         /// Not started; the timer that will start it, if any.
@@ -21,7 +20,7 @@
     /// Makes `timer` the one the start waits for, invalidating the one it replaces.
     ///
     /// - Returns: `false` if the start was disposed or has happened: then `timer` should not run.
-    @usableFromInline func wait(for timer: Timer) -> Bool {
+    @usableFromInline func replaceTimer(with timer: Timer) -> Bool {
         let replaced = state.withLock { state -> State? in
             guard case .waiting = state else { return nil }
             defer { state = .waiting(timer) }
@@ -42,7 +41,7 @@
         }
         guard isWaiting else { return }
         let started = body()
-        // The replaced state (holding the timer) is returned and dropped after unlocking.
+        // The replaced state (holding the timer) is returned only to be dropped here.
         let (_, late) = state.withLock { state -> (State?, (any Disposable)?) in
             guard case .waiting = state else { return (nil, started) }
             defer { state = .started(started) }

@@ -89,7 +89,7 @@ public final class Atomic<T> {
     /// ```
     ///
     /// - Parameter f: Called with the current value, under the lock; returns the new value.
-    /// - Returns: The new value. The old one is released after unlocking.
+    /// - Returns: The new value.
     @inlinable @discardableResult
     public func modify(_ f: (T) -> T) -> T {
         LockRule.willTake(.user, file: #fileID, line: #line)
@@ -98,7 +98,7 @@ public final class Atomic<T> {
         Swift.swap(&value, &replaced)
         let new = value
         lock.unlock()
-        return new  // `replaced`, the old value, is released here, after unlocking
+        return new  // `replaced`, the old value, is released here
     }
 
     /// Replaces the value with `value`.
@@ -108,7 +108,7 @@ public final class Atomic<T> {
     /// ```
     ///
     /// - Parameter value: The new value.
-    /// - Returns: The value it replaced (released after unlocking if the result is unused).
+    /// - Returns: The value it replaced.
     @inlinable @discardableResult
     public func swap(_ value: T) -> T {
         var replaced = value

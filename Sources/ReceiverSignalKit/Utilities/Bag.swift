@@ -17,7 +17,7 @@
 /// later), and every member is specialised in your module.
 ///
 /// > Note: Not thread-safe, as in SwiftSignalKit: its owner keeps it behind a lock. Lookups are
-/// > O(log n) (SwiftSignalKit's are linear); keys and order are the same. What `remove(_:)` and
+/// > O(log n); keys and order are SwiftSignalKit's. What `remove(_:)` and
 /// > `removeAll()` take out is released after the bag has changed, so an item's `deinit` may use
 /// > the bag.
 public final class Bag<T> {
