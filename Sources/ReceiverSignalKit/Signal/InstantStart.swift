@@ -13,12 +13,16 @@
 ///   disposed: as the start's handle, it prints `SubscriberDisposable { disposable: hasValue }`
 ///   until then and `… nil` after.
 ///
-/// Its flags are written by the one thread making the start, before the start returns it, and by
-/// `dispose()` under the lock of ``AnySubscriberCore``; ``hasEnded`` reads them under that lock
-/// (only the making thread asks it while the start delivers). It is ``AnySubscriberCore``'s four
-/// bytes of flags and nothing more: a live handle is a 24-byte object (a 32-byte glibc chunk).
+/// Its phase is written by the one thread making the start, before the start returns it, and by
+/// `dispose()` under its lock; ``hasEnded`` reads it under that lock (only the making thread asks
+/// it while the start delivers). It is that one byte and nothing more: a live handle is a 17-byte
+/// object (a 32-byte glibc chunk).
 @usableFromInline
 final class InstantStart: AnySubscriberCore, Disposable, CustomStringConvertible, @unchecked Sendable {
+    /// ``SubscriberPhase/running`` while it delivers its values, ``SubscriberPhase/terminated``
+    /// from its terminal event on, ``SubscriberPhase/disposed`` once disposed.
+    @exclusivity(unchecked) @usableFromInline var phase = SubscriberPhase.running
+
     @inlinable override init() { super.init() }
 
     /// Runs `deliver` with a new start noted as being made, then resumes the restart loops that
@@ -33,13 +37,20 @@ final class InstantStart: AnySubscriberCore, Disposable, CustomStringConvertible
 
     /// Marks the start terminated, before its terminal handler runs. No lock: only the thread
     /// making the start can reach it until it returns.
-    @inlinable func terminate() { isTerminated = true }
+    @inlinable func terminate() { phase = .terminated }
+
+    @usableFromInline override var hasEnded: Bool {
+        let lock = lock
+        lock.lock()
+        defer { lock.unlock() }
+        return phase != .running
+    }
 
     /// Marks the start disposed; it has nothing left to stop. Idempotent, from any thread.
     @usableFromInline func dispose() {
         let lock = lock  // found once: each `lock` hashes the address again
         lock.lock()
-        isDisposed = true
+        phase = .disposed
         lock.unlock()
     }
 
@@ -48,7 +59,7 @@ final class InstantStart: AnySubscriberCore, Disposable, CustomStringConvertible
     @usableFromInline var description: String {
         let lock = lock
         lock.lock()
-        let isDisposed = isDisposed
+        let isDisposed = phase == .disposed
         lock.unlock()
         return "SubscriberDisposable { disposable: \(isDisposed ? "nil" : "hasValue") }"
     }

@@ -140,51 +140,57 @@ extension Subscriber.Event: Sendable where T: Sendable, E: Sendable {}
 /// subscriber lets go of the handlers and of what was kept alive (SwiftSignalKit's lifetime), and
 /// a handler that captures its own disposable is a cycle only until the start ends.
 ///
-/// Its fields are plain stored properties rather than a generic state struct: `dispose()`, the
-/// subscriber's `deinit` and the descriptions run unspecialised (through a protocol witness or a
-/// destructor), and a generic struct would make each of them look up its type metadata at run
-/// time (measured: six times the instructions of a whole `never().start()` + `dispose()`). Only
-/// the inlinable delivery path, specialised in the user's module, touches the generic queue.
-///
-/// Its lock is a `StripedLock`: every locked section only moves state in or out; what it takes out
-/// (handlers, values, disposables) is called, disposed or released by the caller after unlocking.
-/// `@unchecked Sendable`: the fields are only reached under that lock.
+/// Each operation locks the start's `StripedLock`, runs one transition (SubscriberState.swift:
+/// it changes the fields and returns what to do), unlocks, and then does it — calls the handler,
+/// disposes, releases — in SwiftSignalKit's order. `dispose()`, the subscriber's `deinit` and the
+/// descriptions run unspecialised; they lock without a closure and move values out rather than
+/// call generic helpers such as `take()`, which would look up the handlers' type metadata on every
+/// call. `@unchecked Sendable`: the state is only reached under that lock.
 @usableFromInline
 final class SubscriberCore<T, E>: AnySubscriberCore, Disposable, CustomStringConvertible, @unchecked Sendable {
     @usableFromInline typealias Event = Subscriber<T, E>.Event
 
+    // Its state, changed only by the transitions (SubscriberState.swift), under the lock.
+    @exclusivity(unchecked) @usableFromInline var phase: SubscriberPhase
+    /// A thread is delivering: a `put` is queued for it, and only it takes from the queue.
+    @exclusivity(unchecked) @usableFromInline var isDelivering: Bool
     @exclusivity(unchecked) @usableFromInline var next: ((T) -> Void)?
     @exclusivity(unchecked) @usableFromInline var error: ((E) -> Void)?
     @exclusivity(unchecked) @usableFromInline var completed: (() -> Void)?
     /// What the generator returned: disposed when the start ends. `nil` until the generator
-    /// returns, and once it is disposed.
+    /// returns, and once the start's end has taken it.
     @exclusivity(unchecked) @usableFromInline var disposable: (any Disposable)?
-    /// Events put while one was delivered, from `head` on; a delivered event is moved out of its
-    /// slot, so clearing the drained queue releases nothing.
-    @exclusivity(unchecked) @usableFromInline var queue: ContiguousArray<Event?> = []
-    @exclusivity(unchecked) @usableFromInline var keptAlive: [AnyObject] = []
-    // `isDelivering` (a thread is delivering: a `put…` is queued for it), `head` (where the queue
-    // starts), `isTerminated` and `isDisposed` are ``AnySubscriberCore``'s.
+    /// Events put while one was being delivered, oldest first.
+    @exclusivity(unchecked) @usableFromInline var queue: DrainQueue<Event>
+    @exclusivity(unchecked) @usableFromInline var keptAlive: [AnyObject]
 
+    // (No default values: a stored property's default is a call an inlined initialiser does not
+    // see through.)
     @inlinable init(next: ((T) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?) {
-        (self.next, self.error, self.completed) = (next, error, completed)
+        (phase, isDelivering, self.next, self.error, self.completed) = (.running, false, next, error, completed)
+        (disposable, queue, keptAlive) = (nil, DrainQueue(), [])
     }
 
     /// Delivers `event` now, or queues it for the thread already delivering; that thread (this one,
     /// if it was idle) then delivers the queue in order.
     ///
-    /// The locked sections only move handlers and events in and out; each call, and each release
-    /// of what a section took out, happens after unlocking. (It works on the event and the
-    /// handlers as separate locals rather than on a struct of them: such a struct, optional while
-    /// the loop runs, was copied and destroyed through its generic value witnesses even when
-    /// specialised, about 150 instructions per event.)
+    /// (It works on the event and the handler as separate locals rather than on a struct of them:
+    /// such a struct, optional while the loop runs, was copied and destroyed through its generic
+    /// value witnesses even when specialised, about 150 instructions per event.)
     @inlinable func put(_ event: Event) {
-        var late: [AnyObject] = []  // kept alive since termination: a late terminal call releases it
         let lock = lock  // found once: each `lock` hashes the address again
         lock.lock()
-        guard admit(event, late: &late) else { return lock.unlock() }
+        switch admit(event) {
+        case .deliver: break
+        case .queued: return lock.unlock()
+        case .refused(var release):
+            lock.unlock()
+            release = []  // what was kept alive since termination, after unlocking
+            _ = release
+            return
+        }
         var event = event
-        var dropped = ContiguousArray<Event?>()  // what a disposal mid-delivery left queued
+        var dropped = DrainQueue<Event>()  // what a disposal mid-delivery left queued
         while case .next(let value) = event {
             var handler = next
             lock.unlock()
@@ -200,162 +206,99 @@ final class SubscriberCore<T, E>: AnySubscriberCore, Disposable, CustomStringCon
         finish(event, lock)
     }
 
-    /// Accepts a `put`, under the lock: returns whether this thread is now delivering it, or
-    /// `false` when the event is queued behind a delivery in progress or dropped (the subscriber
-    /// has terminated).
-    @inlinable func admit(_ event: Event, late: inout [AnyObject]) -> Bool {
-        var isTerminal: Bool {
-            if case .next = event { return false }
-            return true
-        }
-        guard !isTerminated, !isDisposed else {
-            if isTerminal, !isDisposed { swap(&late, &keptAlive) }  // as in SwiftSignalKit
-            return false
-        }
-        isTerminated = isTerminal
-        guard !isDelivering else {
-            queue.append(event)
-            return false
-        }
-        isDelivering = true
-        return true
-    }
-
-    /// After a value's delivery, under the lock: the next queued event, or `nil` once there is none
-    /// (or the start was disposed: then the queue is moved to `dropped`), when the delivering thread
-    /// stops. Only a delivering thread has a queue, so only it ever empties one.
-    @inlinable func advance(dropping dropped: inout ContiguousArray<Event?>) -> Event? {
-        guard !isDisposed, Int(head) < queue.count, let event = queue[Int(head)].take() else {
-            swap(&dropped, &queue)
-            (isDelivering, head) = (false, 0)
-            return nil
-        }
-        head += 1
-        if Int(head) == queue.count {  // drained: only moved-out slots are left
-            queue.removeAll(keepingCapacity: head <= 16)
-            head = 0
-        }
-        return event
-    }
-
-    /// Delivers the terminal `event`, entered holding the lock: takes every handler and what is
-    /// kept alive out, unlocks, releases the other handlers, calls its own and releases it; then
-    /// disposes what the generator returned (unless the handler disposed the start, which disposed
-    /// it) and releases what was kept alive. Nothing was queued behind a terminal event, so the
-    /// section that takes the generator's disposable also ends the delivery.
+    /// Delivers the terminal `event`, entered holding the lock: releases the other handlers, calls
+    /// its own and releases it; then disposes what the generator returned (unless a disposal took
+    /// it) and releases what was kept alive.
     @inlinable func finish(_ event: Event, _ lock: StripedLock) {
-        // Copied out, then cleared, rather than `take()`n: the generic `Optional.take()` returns a
-        // handler at its unsubstituted abstraction, which costs two reabstraction thunks (two
-        // allocations) per handler. Clearing a field releases nothing: the copy holds it.
-        var next = next, error = error, completed = completed
-        (self.next, self.error, self.completed) = (nil, nil, nil)
-        var keptAlive = keptAlive.take()
+        // Used in place, not copied into locals: a copy would retain each handler once more.
+        var release = beginTermination()
         lock.unlock()
-        next = nil
+        release.next = nil
         switch event {
         case .error(let failure):
-            completed = nil
-            error?(failure)
-            error = nil
+            release.completed = nil
+            release.error?(failure)
+            release.error = nil
         case .completion, .next:  // (never a value: `put` delivers those)
-            error = nil
-            completed?()
-            completed = nil
+            release.error = nil
+            release.completed?()
+            release.completed = nil
         }
         lock.lock()
-        let disposable = self.disposable.take()
-        var queue = queue.take()  // drained: only moved-out slots
-        (isDelivering, head) = (false, 0)
+        var drained = DrainQueue<Event>()
+        let disposable = endTermination(releasing: &drained)
         lock.unlock()
         disposable?.dispose()
-        keptAlive = []
-        queue = []
-        _ = (next, error, completed, keptAlive, queue)
+        release.keptAlive = []
+        drained = DrainQueue()
+        _ = (release, drained)
     }
 
     /// Hands over what the generator returned: disposed when the start ends, and at once if it
-    /// has ended already (the generator may terminate before it returns).
+    /// has ended already.
     @inlinable func assign(_ disposable: any Disposable) {
-        let isRefused = lock.withLock {
-            guard !isTerminated, !isDisposed else { return true }
-            self.disposable = disposable
-            return false
-        }
-        if isRefused { disposable.dispose() }
+        let lock = lock
+        lock.lock()
+        let isHeld = hold(disposable)
+        lock.unlock()
+        if !isHeld { disposable.dispose() }
     }
 
     @inlinable func keepAlive(_ object: AnyObject) {
-        lock.withLock { keptAlive.append(object) }
+        let lock = lock
+        lock.lock()
+        addKeptAlive(object)
+        lock.unlock()
+    }
+
+    @usableFromInline override var hasEnded: Bool {
+        let lock = lock
+        lock.lock()
+        defer { lock.unlock() }
+        return phase != .running
     }
 
     /// The subscriber was released by its source: what it kept alive goes, then its handlers —
     /// after what the generator returned, when nothing else holds that (the start's handle is gone
-    /// too, so `dispose()` can never be called): SwiftSignalKit's order. Otherwise what the
-    /// generator returned stays, for the start's `dispose()`.
-    ///
-    /// (This and `dispose()` run unspecialised: they lock without a closure and copy out instead
-    /// of calling generic helpers such as `take()`, which would look up the handlers' type
-    /// metadata on every call. Setting a field to `nil` under the lock releases nothing: the copy
-    /// holds it until after unlocking.)
+    /// too, so `dispose()` can never be called): SwiftSignalKit's order.
     @usableFromInline override func subscriberReleased(isHandleGone: Bool) {
-        let lock = lock  // found once: each `lock` hashes the address again
+        let lock = lock
         lock.lock()
-        // While `dispose()` runs (a source may let go of its subscriber as its disposable is
-        // disposed), it releases all of this itself when that returns, as SwiftSignalKit's handle
-        // holds its subscriber meanwhile.
-        guard !isDisposed || isTerminated else { return lock.unlock() }
-        var disposable = isHandleGone ? self.disposable : nil
-        var keptAlive = self.keptAlive, next = self.next, error = self.error, completed = self.completed
-        (self.keptAlive, self.next, self.error, self.completed) = ([], nil, nil, nil)
-        if isHandleGone { self.disposable = nil }
+        var release = subscriberWasReleased(isHandleGone: isHandleGone)
         lock.unlock()
-        disposable = nil
-        keptAlive = []
-        next = nil
-        error = nil
-        completed = nil
-        _ = (disposable, keptAlive, next, error, completed)
+        release.disposable = nil
+        release.keptAlive = []
+        release.next = nil
+        release.error = nil
+        release.completed = nil
+        _ = release
     }
 
     /// Stops the start: no handler is called after this returns (on this thread), then what the
     /// generator returned is disposed, then the handlers are released, then what was kept alive —
     /// each after unlocking, in SwiftSignalKit's order.
-    ///
-    /// As in SwiftSignalKit, the subscriber holds its handlers and what it keeps alive until the
-    /// generator's disposable has been disposed, and is marked terminated only then: what that
-    /// disposal does to the subscriber (a `keepAlive`, a look at `description`, which still shows
-    /// the disposable) sees it as it was, and is let go of with the rest. Only delivery stops first.
-    ///
-    /// The generator's disposable is taken out in the section that marks the start disposed: from
-    /// then on this call alone has it, so a terminal event whose handler is still running when
-    /// this begins finds none left to dispose, and it is disposed exactly once, never by two
-    /// threads at once.
     @usableFromInline func dispose() {
-        let lock = lock  // found once: each `lock` hashes the address again
+        let lock = lock
         lock.lock()
-        guard !isDisposed else { return lock.unlock() }
-        isDisposed = true  // nothing is delivered from now on (a delivering thread drops its queue)
-        let disposable = self.disposable
-        self.disposable = nil
-        if disposable != nil {  // (with none, as after a terminal event, one section does it all)
+        guard case .dispose(let disposable) = beginDisposal() else { return lock.unlock() }
+        if let disposable {  // (with none, as after a terminal event, one section does it all)
             lock.unlock()
-            disposable?.dispose()
+            disposable.dispose()
             lock.lock()
         }
-        var keptAlive = self.keptAlive, next = self.next, error = self.error, completed = self.completed
-        (self.keptAlive, self.next, self.error, self.completed) = ([], nil, nil, nil)
-        isTerminated = true
+        var release = endDisposal()
         lock.unlock()
-        next = nil
-        error = nil
-        completed = nil
-        keptAlive = []
-        _ = (keptAlive, next, error, completed)
+        release.next = nil
+        release.error = nil
+        release.completed = nil
+        release.keptAlive = []
+        _ = release
     }
 
     /// As SwiftSignalKit's start handle prints itself: `disposable` is `hasValue` until the start is
     /// disposed.
     @usableFromInline var description: String {
+        let lock = lock
         lock.lock()
         let isDisposed = isDisposed
         lock.unlock()
@@ -363,15 +306,16 @@ final class SubscriberCore<T, E>: AnySubscriberCore, Disposable, CustomStringCon
     }
 
     @usableFromInline var subscriberDescription: String {
+        let lock = lock
         lock.lock()
         // The generator's disposable is the subscriber's until it terminates (the handle may still
         // hold it for `dispose()`, as SwiftSignalKit's handle does). While `dispose()` disposes it
         // (disposed, not yet terminated), that call has taken it out, but the subscriber still
         // shows it, as SwiftSignalKit's does.
-        let held = [next != nil, error != nil, completed != nil, !isTerminated && (disposable != nil || isDisposed)].map
-        {
-            $0 ? "hasValue" : "nil"
-        }
+        let held = [
+            next != nil, error != nil, completed != nil,
+            phase == .disposing || (phase == .running && disposable != nil),
+        ].map { $0 ? "hasValue" : "nil" }
         let isTerminated = isTerminated
         lock.unlock()
         return

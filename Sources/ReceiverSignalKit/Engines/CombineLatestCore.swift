@@ -88,8 +88,7 @@
 
     // Under the core's stripe of the lock table (`StripedLock`).
     @exclusivity(unchecked) @usableFromInline var isCombining = false
-    @exclusivity(unchecked) @usableFromInline var waiting: ContiguousArray<Entry?> = []
-    @exclusivity(unchecked) @usableFromInline var oldest = 0  // the first of `waiting` not applied yet
+    @exclusivity(unchecked) @usableFromInline var waiting = DrainQueue<Entry>()  // only while combining
 
     @inlinable init(
         subscriber: Subscriber<R, E>, values: Values, missing: Int, running: Int,
@@ -141,17 +140,10 @@
     /// The oldest queued event; or `nil`, having stopped combining, when the queue is empty.
     @inlinable func takeWaiting() -> Entry? {
         StripedLock(for: self).withLock {
-            guard oldest < waiting.count else {
+            guard let entry = waiting.popFirst() else {
                 isCombining = false
-                if oldest > 0 {  // every entry was taken out: the buffer holds no value to release
-                    waiting.removeAll()
-                    oldest = 0
-                }
                 return nil
             }
-            let entry = waiting[oldest]
-            waiting[oldest] = nil
-            oldest += 1
             return entry
         }
     }
