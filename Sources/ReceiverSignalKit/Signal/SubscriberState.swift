@@ -76,7 +76,7 @@ extension SubscriberCore {
     /// A `put` of `event`: accepted while running (a terminal event ends the phase), and then
     /// delivered by this thread if none is delivering, or queued for the one that is.
     @inlinable @inline(__always) func admit(_ event: Event) -> Admission {
-        #if DEBUG || RECEIVER_DIAGNOSTICS
+        #if RECEIVER_DIAGNOSTICS
         defer { checkInvariants() }
         #endif
         var isTerminal: Bool {
@@ -101,7 +101,7 @@ extension SubscriberCore {
     /// the start is being disposed (then what was queued is moved to `dropped`, to be released
     /// after unlocking).
     @inlinable @inline(__always) func advance(dropping dropped: inout DrainQueue<Event>) -> Event? {
-        #if DEBUG || RECEIVER_DIAGNOSTICS
+        #if RECEIVER_DIAGNOSTICS
         defer { checkInvariants() }
         #endif
         guard !isDisposed else {
@@ -120,7 +120,7 @@ extension SubscriberCore {
     /// out (the delivering thread calls the terminal handler and releases the rest). Nothing
     /// is queued behind a terminal event: the queue is empty.
     @inlinable @inline(__always) func beginTermination() -> Release {
-        #if DEBUG || RECEIVER_DIAGNOSTICS
+        #if RECEIVER_DIAGNOSTICS
         defer { checkInvariants() }
         #endif
         // Copied out, then cleared, rather than `take()`n: the generic `Optional.take()`
@@ -136,7 +136,7 @@ extension SubscriberCore {
     /// is handed back to be disposed (`nil` if a disposal has taken it). The queue's ring,
     /// empty, goes to `drained`, to be let go of after unlocking: nothing is queued any more.
     @inlinable @inline(__always) func endTermination(releasing drained: inout DrainQueue<Event>) -> (any Disposable)? {
-        #if DEBUG || RECEIVER_DIAGNOSTICS
+        #if RECEIVER_DIAGNOSTICS
         defer { checkInvariants() }
         #endif
         let disposable = disposable
@@ -150,7 +150,7 @@ extension SubscriberCore {
     /// already (the generator may terminate before it returns), refused — `false`: the caller
     /// disposes it at once.
     @inlinable @inline(__always) func hold(_ disposable: any Disposable) -> Bool {
-        #if DEBUG || RECEIVER_DIAGNOSTICS
+        #if RECEIVER_DIAGNOSTICS
         defer { checkInvariants() }
         #endif
         guard phase == .running else { return false }
@@ -171,7 +171,7 @@ extension SubscriberCore {
     /// subscriber meanwhile): nothing is released here.
     ///
     @usableFromInline @inline(__always) final func subscriberWasReleased(isHandleGone: Bool) -> Release {
-        #if DEBUG || RECEIVER_DIAGNOSTICS
+        #if RECEIVER_DIAGNOSTICS
         defer { checkInvariants() }
         #endif
         guard phase != .disposing else { return Release() }
@@ -186,7 +186,7 @@ extension SubscriberCore {
     /// drops its queue), and what the generator returned is taken out, so that this disposal
     /// alone disposes it, exactly once.
     @usableFromInline @inline(__always) final func beginDisposal() -> DisposalStart {
-        #if DEBUG || RECEIVER_DIAGNOSTICS
+        #if RECEIVER_DIAGNOSTICS
         defer { checkInvariants() }
         #endif
         switch phase {
@@ -204,7 +204,7 @@ extension SubscriberCore {
     /// them until then, as SwiftSignalKit's does, so what that disposal did to it (a
     /// `keepAlive`, a look at its `description`) saw it as it was.
     @usableFromInline @inline(__always) final func endDisposal() -> Release {
-        #if DEBUG || RECEIVER_DIAGNOSTICS
+        #if RECEIVER_DIAGNOSTICS
         defer { checkInvariants() }
         #endif
         phase = .disposed
