@@ -5,7 +5,7 @@ import Testing
 /// The serial lane's transitions, driven the way `SerialDeliveryLane` drives them but with neither
 /// a lock nor Dispatch: a dispatched block is a count of blocks on their way, which the test runs
 /// when it chooses — also from inside a handler, as a queue's run loop would.
-private final class SerialLaneHarness {
+private final class SerialLaneHarness: LaneDriving {
     typealias Lane = SerialDeliveryLane<Int, NoError>
     var inbox = Lane.Inbox()
     var state = Lane.QueueState()
@@ -172,34 +172,9 @@ private final class SerialLaneHarness {
     /// happened, the invariants hold after every step, and once every block has run the lane is
     /// idle.
     @Test(arguments: 0..<200)
-    func randomInterleavingsDeliverEveryEventOnceInOrderAndEndIdle(seed: Int) {
-        var choices = SeededChoices(seed: UInt64(seed))
+    func randomInterleavingsDeliverEveryEventOnceInOrderAndEndIdle(seed: UInt64) {
         let lane = SerialLaneHarness()
-        var sent: [Int] = []
-        var depth = 0
-        func send(onQueue: Bool) {
-            let value = sent.count
-            sent.append(value)
-            if onQueue { lane.sendOnQueue(value) } else { lane.sendOffQueue(value) }
-        }
-        lane.onDeliver = { _ in
-            guard depth == 0 else { return }
-            depth += 1
-            defer { depth -= 1 }
-            switch choices.next(6) {
-            case 0: send(onQueue: true)
-            case 1 where lane.blocksOnTheirWay > 0: lane.runBlock()
-            default: break
-            }
-        }
-        for _ in 0..<40 {
-            switch choices.next(3) {
-            case 0: send(onQueue: false)
-            case 1: send(onQueue: true)
-            default: if lane.blocksOnTheirWay > 0 { lane.runBlock() }
-            }
-        }
-        while lane.blocksOnTheirWay > 0 { lane.runBlock() }
+        let sent = runRandomInterleaving(on: lane, seed: seed)
         #expect(lane.delivered == sent)
         #expect(lane.isIdle)
     }
