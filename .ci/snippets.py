@@ -1,20 +1,28 @@
 #!/usr/bin/env python3
-"""Compiles every ```swift block of README.md and of every DocC article, and runs the ones that say
-what they print. `bash .ci/snippets.sh` calls it; CONTRIBUTING.md ("Code blocks in the docs") is
-the user's guide: the markers, the claim syntax, and how a block is wrapped.
+"""Compiles every ```swift block of README.md and of every DocC article, runs the ones that say
+what they print, and runs the docs' `@Test`s. `bash .ci/snippets.sh` calls it; CONTRIBUTING.md
+("Code blocks in the docs") is the user's guide: the markers, the claim syntax, and how a block is
+wrapped.
 
 How: one throwaway package in .build-snippets/ that depends on this repository by path and uses
 its products as users do (`import Receiver`, `import ReceiverSignalKit`, ...). Each Markdown file
-becomes one executable target (two if some blocks `import SwiftSignalKit`: those compile in the
-Swift 5 mode, as SwiftSignalKit's client code is written), and each block one file of it:
-its `import`s at the top, its top-level declarations (types, extensions, functions, `@Test`s) at
-file scope, and its statements in a function of their own, so that blocks never collide. The
-package builds once; a compiler error is reported at the block's line in the Markdown file.
-Blocks that claim output (`// prints ...`) are then run, each in turn, and the lines they print
-compared with the claims.
+becomes one test target (two if some blocks `import SwiftSignalKit`: those compile in the Swift 5
+mode, as SwiftSignalKit's client code is written), and each block one file of it: its `import`s
+at the top, its top-level declarations (types, extensions, functions, `@Test`s) at file scope, and
+its statements in a function of their own, so that blocks never collide. A block marked
+`<!-- snippet: file Module/Name.swift -->` is instead that file, word for word, of a test target of
+that name, so that what its tests print names the file and lines a user's test would. The package
+builds once; a compiler error is reported at the block's line in the Markdown file. Then three
+runs of the tests: the blocks that claim output (`// prints ...`), one at a time, their printed
+lines compared with the claims; the docs' `@Test`s, which must pass; and the tests of each
+`file` block, whose output must contain the lines of the block marked `<!-- snippet: output -->`.
+
+`--compile-marked REASON` (for the macOS job of .github/workflows/ci.yml): also compiles the blocks
+marked `<!-- snippet: skip (REASON) -->`, SwiftUI views say, with the other blocks of their files,
+and runs nothing.
 """
+import argparse
 import json
-import os
 import re
 import subprocess
 import sys
@@ -26,19 +34,23 @@ PACKAGE = WORK / "package"
 SCRATCH = WORK / "build"
 PRODUCTS = ["Receiver", "ReceiverSignalKit", "SwiftSignalKit", "ReceiverSignalKitTesting"]
 WAIT_SECONDS = 5  # how long a run waits for a block's asynchronous output to arrive
+CLAIMS_TEST = "snippetClaims"  # the generated test that runs a target's blocks that claim output
 
 # ---------------------------------------------------------------------------------------------
 # Reading the Markdown
 
 FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*(\S*)")
-MARKER = re.compile(r"^\s*<!--\s*snippet:\s*(skip|setup|prelude)\b(.*)$")
+MARKER = re.compile(r"^\s*<!--\s*snippet:\s*(skip|setup|prelude|file|output)\b(.*)$")
+NAMED_FILE = re.compile(r"^(\w+)/(\w+\.swift)$")  # file AppTests/SettingsScreenTests.swift
 
 
 class Block:
-    def __init__(self, path, line, code, prelude, setup, skip):
+    def __init__(self, path, line, code, prelude, setup, skip, file=None):
         self.path, self.line, self.code, self.skip = path, line, code, skip
         self.prelude, self.setup = prelude, setup  # (Markdown line, text) pairs
+        self.file = file  # (target, file name) of a `file` block, else None
         self.claims = []  # (Markdown line, expected printed line)
+        self.output = None  # (Markdown line, lines) of the `output` block that follows a `file` block
 
     @property
     def where(self):
@@ -74,7 +86,7 @@ def blocks_of(path):
             if kind == "prelude":
                 prelude = prelude + code
             else:
-                pending = (kind, argument, code)
+                pending = (kind, argument, code, index)
             continue
         fence = FENCE.match(line)
         if fence:
@@ -84,10 +96,22 @@ def blocks_of(path):
                 body.append((index + 1, lines[index][len(indent):] if lines[index].startswith(indent) else lines[index]))
                 index += 1
             index += 1
-            if language == "swift":
-                skip = pending[1] if pending and pending[0] == "skip" else None
-                setup = pending[2] if pending and pending[0] == "setup" else []
-                blocks.append(Block(rel(path), start, body, prelude, setup, skip))
+            kind = pending[0] if pending else None
+            if kind == "output":
+                named = [block for block in blocks if block.file]
+                if not named or named[-1].output is not None:
+                    sys.exit(f"{rel(path)}:{start}: an output block follows no `snippet: file` block of its own")
+                named[-1].output = (start, [text for _, text in body])
+            elif language == "swift":
+                skip = pending[1] if kind == "skip" else None
+                setup = pending[2] if kind == "setup" else []
+                file = None
+                if kind == "file":
+                    file = NAMED_FILE.match(pending[1])
+                    if not file:
+                        sys.exit(f"{rel(path)}:{pending[3]}: `snippet: file` names Module/Name.swift, not {pending[1]!r}")
+                    file = file.groups()
+                blocks.append(Block(rel(path), start, body, prelude, setup, skip, file))
             pending = None
             continue
         if line.strip():
@@ -157,7 +181,7 @@ def split(source):
 
 def render(header, parts):
     """(file text, {generated line: Markdown line}) of (line, text) parts; None: a line of ours."""
-    out, origin = [header], {}
+    out, origin = [] if header is None else [header], {}
     for number, text in parts:
         out.append(text)
         if number is not None:
@@ -168,6 +192,8 @@ def render(header, parts):
 def wrap(block, name):
     """(file text, {generated line: Markdown line}) for one block; its statements in `name()`.
     The prelude's declarations are not here: its target has them once, in Prelude.swift."""
+    if block.file:  # the block as it reads, so that its line numbers are the Markdown block's
+        return render(None, block.code)
     prelude_imports, _, prelude_statements = split(block.prelude)
     imports, declarations, statements = split(block.setup + block.code)
     body = [(n, "    " + t if t else "") for n, t in prelude_statements + statements]
@@ -185,8 +211,10 @@ def prelude_file(members):
     return render(f"// the hidden preludes of {members[0].path}", sorted(lines.items()))
 
 
-MAIN = """// Runs the blocks that claim output, in turn, and prints what each printed.
+RUNNER = """// Records what the blocks print, and runs the blocks that claim output in turn (the test named
+// CLAIMS_TEST), printing what each printed.
 import Synchronization
+import Testing
 
 let snippetOutput = Mutex<[String]>([])
 
@@ -212,12 +240,72 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\\n")
 """
 
 
+def short_name(path):
+    """A name for a Markdown file unique in the package: README, Receiver_SwiftUIAndObservation."""
+    parts = Path(path).parts
+    stem = Path(path).stem
+    return f"{parts[1]}_{stem}" if len(parts) == 4 and parts[0] == "Sources" else re.sub(r"\W", "_", stem)
+
+
 def target_name(path, swift5):
     stem = re.sub(r"\W", "_", str(Path(path).with_suffix("")))
     return "Snippets_" + stem + ("_swift5" if swift5 else "")
 
 
+# ---------------------------------------------------------------------------------------------
+# Running the tests
+
+ISSUE = re.compile(r"^\S+ Test (.+?) recorded an issue at ([^:\s]+):(\d+):(\d+): (.*)$")
+
+
+def swift_test(arguments, timeout):
+    """(output, exit status or "timeout") of `swift test` on the built package."""
+    command = ["swift", "test", "--skip-build", "--package-path", str(PACKAGE), "--scratch-path", str(SCRATCH)]
+    try:
+        run = subprocess.run(command + arguments, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             timeout=timeout, stdin=subprocess.DEVNULL)
+        return run.stdout, run.returncode
+    except subprocess.TimeoutExpired as expired:
+        output = expired.stdout or ""
+        return (output.decode() if isinstance(output, bytes) else output), "timeout"
+
+
+def issues_in(output, files):
+    """The issues Swift Testing reports in `output`, each at its Markdown line where known:
+    [(where, test, message and detail lines)]."""
+    issues, lines = [], output.splitlines()
+    for index, line in enumerate(lines):
+        match = ISSUE.match(line)
+        if not match:
+            continue
+        test, name, row, message = match.group(1), match.group(2), int(match.group(3)), match.group(5)
+        detail = []
+        for after in lines[index + 1:]:
+            if not after.startswith("↳"):
+                break
+            detail.append(after[1:].strip())
+        where = name
+        if name in files:
+            block, origin = files[name]
+            where = f"{block.path}:{origin.get(row, block.line)}"
+        issues.append((where, test, " ".join([message] + detail)))
+    return issues
+
+
+def contains_run(output, expected):
+    """Whether the lines `expected` appear in `output` in order, one after another."""
+    lines = [line.rstrip() for line in output.splitlines()]
+    expected = [line.rstrip() for line in expected]
+    return any(lines[start:start + len(expected)] == expected for start in range(len(lines) - len(expected) + 1))
+
+
 def main():
+    options = argparse.ArgumentParser(description="Compiles and runs the Swift code blocks of the docs.")
+    options.add_argument("--compile-marked", metavar="REASON", default=None,
+                         help="also compile the blocks marked `skip (REASON)`, with the other blocks of their "
+                              "files only, and run nothing (SwiftUI views, on macOS)")
+    arguments = options.parse_args()
+
     files = [ROOT / "README.md"] + sorted(ROOT.glob("Sources/*/*.docc/*.md"))
     blocks = [block for path in files for block in blocks_of(path)]
     for block in blocks:
@@ -225,15 +313,34 @@ def main():
             claimed = claims_of(text)
             if claimed is not None:
                 block.claims.extend((number, line) for line in claimed)
+        if block.file and block.claims:
+            sys.exit(f"{block.where}: a `snippet: file` block is run as tests, so it claims no output")
 
+    def reason(block):
+        return re.sub(r"^\((.*)\)$", r"\1", block.skip or "") or "no reason given"
+
+    marked = arguments.compile_marked
+    if marked:
+        chosen = {block.path for block in blocks if block.skip is not None and reason(block) == marked}
+        if not chosen:
+            sys.exit(f"snippets: no block is marked `skip ({marked})`")
+        blocks = [block for block in blocks if block.path in chosen]
+        for block in blocks:
+            if block.skip is not None and reason(block) == marked:
+                block.skip = None
+            block.claims = []  # nothing runs
     compiled = [block for block in blocks if block.skip is None]
     skipped = [block for block in blocks if block.skip is not None]
 
-    # The throwaway package: one target per Markdown file and language mode.
+    # The throwaway package: one target per Markdown file and language mode, and one per `file` target.
     targets = {}
     for block in compiled:
         swift5 = any(re.match(r"import SwiftSignalKit\b", text) for _, text in block.prelude + block.setup + block.code)
-        targets.setdefault(target_name(block.path, swift5), (swift5, []))[1].append(block)
+        name = block.file[0] if block.file else target_name(block.path, swift5)
+        members = targets.setdefault(name, (swift5, []))[1]
+        if block.file and members and members[0].path != block.path:
+            sys.exit(f"{block.where}: the target {name} is named by {members[0].where} too; give each file's its own name")
+        members.append(block)
 
     sources = PACKAGE / "Sources"
     written = set()
@@ -251,16 +358,19 @@ def main():
         for block in members:
             function = f"snippet_line_{block.line}"
             text, origin = wrap(block, function)
-            file = directory / f"Block_L{block.line}.swift"
+            file = directory / (block.file[1] if block.file else f"{short_name(block.path)}_L{block.line}.swift")
             write(file, text)
             origins[str(file.resolve())] = (block, origin)
             if block.claims:
-                calls.append(f'await runSnippet("{block.where}", expecting: {len(block.claims)}) {{ '
+                calls.append(f'    await runSnippet("{block.where}", expecting: {len(block.claims)}) {{ '
                              f"try await {function}() }}")
         text, origin = prelude_file(members)
         write(directory / "Prelude.swift", text)
         origins[str((directory / "Prelude.swift").resolve())] = (members[0], origin)
-        write(directory / "main.swift", MAIN.replace("WAIT", str(WAIT_SECONDS)) + "\n" + "\n".join(calls) + "\n")
+        runner = RUNNER.replace("WAIT", str(WAIT_SECONDS)).replace("CLAIMS_TEST", CLAIMS_TEST)
+        if calls:
+            runner += f"\n@Test @MainActor func {CLAIMS_TEST}() async {{\n" + "\n".join(calls) + "\n}\n"
+        write(directory / "Runner.swift", runner)
     for old in sources.rglob("*.swift"):  # blocks since removed or marked
         if old not in written:
             old.unlink()
@@ -268,7 +378,7 @@ def main():
     identity = ROOT.name
     manifest = [
         "// swift-tools-version: 6.0",
-        "// Written by .ci/snippets.py: the code blocks of the docs, one target per Markdown file.",
+        "// Written by .ci/snippets.py: the code blocks of the docs, one test target per Markdown file.",
         "import PackageDescription",
         "",
         "let package = Package(",
@@ -280,13 +390,14 @@ def main():
     for name, (swift5, _) in sorted(targets.items()):
         products = ", ".join(f'.product(name: "{p}", package: "{identity}")' for p in PRODUCTS)
         settings = '.swiftLanguageMode(.v5), ' if swift5 else ""
-        manifest.append(f'        .executableTarget(name: "{name}", dependencies: [{products}],')
+        manifest.append(f'        .testTarget(name: "{name}", dependencies: [{products}], path: "Sources/{name}",')
         manifest.append(f'            swiftSettings: [{settings}.unsafeFlags(["-suppress-warnings"])]),')
     manifest += ["    ]", ")", ""]
     write(PACKAGE / "Package.swift", "\n".join(manifest))
 
     failures = []
-    build = subprocess.run(["swift", "build", "--package-path", str(PACKAGE), "--scratch-path", str(SCRATCH)],
+    build = subprocess.run(["swift", "build", "--build-tests", "--package-path", str(PACKAGE),
+                            "--scratch-path", str(SCRATCH)],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if build.returncode != 0:
         diagnostic = re.compile(r"^(/[^:]+\.swift):(\d+):(\d+): (error|warning|note): (.*)$")
@@ -312,21 +423,22 @@ def main():
               ", ".join(sorted({f"{p}:{n}" for p, n in failures})) or "(see the build output above)")
         sys.exit(1)
 
-    # Run the blocks that claim output, and compare.
-    binaries = subprocess.run(["swift", "build", "--package-path", str(PACKAGE), "--scratch-path", str(SCRATCH),
-                               "--show-bin-path"], stdout=subprocess.PIPE, text=True, check=True).stdout.strip()
+    reasons = {}
+    for block in skipped:
+        reasons[reason(block)] = reasons.get(reason(block), 0) + 1
+    counts = ", ".join(f"{count} {why}" for why, count in sorted(reasons.items(), key=lambda r: -r[1]))
+    if marked:
+        print(f"snippets: the blocks marked {marked} compiled, with the other blocks of their files "
+              f"({len(compiled)} blocks of {len(chosen)} files; {len(skipped)} marked otherwise: {counts or 'none'})")
+        return
+
+    by_name = {Path(file).name: origin for file, origin in origins.items()}  # Swift Testing names files so
+
+    # 1. The blocks that claim output, one at a time.
+    claimed = {block.where: block for block in compiled if block.claims}
     ran = 0
-    for name, (_, members) in sorted(targets.items()):
-        claimed = {block.where: block for block in members if block.claims}
-        if not claimed:
-            continue
-        try:
-            run = subprocess.run([os.path.join(binaries, name)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                 text=True, timeout=60 + WAIT_SECONDS * len(claimed), stdin=subprocess.DEVNULL)
-            output, status = run.stdout, run.returncode
-        except subprocess.TimeoutExpired as timeout:
-            output, status = (timeout.stdout or b"").decode() if isinstance(timeout.stdout, bytes) else (
-                timeout.stdout or ""), "timeout"
+    if claimed:
+        output, status = swift_test(["--no-parallel", "--filter", CLAIMS_TEST], 120 + WAIT_SECONDS * len(claimed))
         printed, current = {}, None
         for line in output.splitlines():
             if line.startswith("@@snippet "):
@@ -348,17 +460,40 @@ def main():
                       f"(claims on lines {', '.join(str(n) for n, _ in block.claims)})")
                 failures.append(where)
 
-    reasons = {}
-    for block in skipped:
-        reason = re.sub(r"^\((.*)\)$", r"\1", block.skip) or "no reason given"
-        reasons[reason] = reasons.get(reason, 0) + 1
+    # 2. The docs' tests, which must pass; the `file` blocks' tests run on their own, below.
+    named = sorted({block.file[0] for block in compiled if block.file})
+    skips = ["--skip", CLAIMS_TEST] + [argument for name in named for argument in ("--skip", f"^{name}\\.")]
+    output, status = swift_test(skips, 300)
+    tests = len(re.findall(r"^\S+ Test (?!run ).+ (?:passed|failed) after", output, re.M))
+    if status != 0:
+        issues = issues_in(output, by_name)
+        for where, test, message in issues:
+            print(f"FAIL: {where}: the test {test} recorded an issue: {message}")
+        if not issues:
+            print(f"FAIL: the docs' tests ended with exit status {status}; output:\n{output[-3000:]}")
+        failures.append("tests")
+
+    # 3. Each `file` block's tests: what they print must contain its `output` block.
+    shown = 0
+    for name in named:
+        output, status = swift_test(["--filter", f"^{name}\\."], 120)
+        for block in (block for block in compiled if block.file and block.file[0] == name):
+            if block.output is None:
+                continue
+            shown += 1
+            line, expected = block.output
+            if not contains_run(output, expected):
+                print(f"FAIL: {block.path}:{line}: the output shown is not what the tests of the block at "
+                      f"{block.where} print (exit status {status}); they print:\n{output[-3000:]}")
+                failures.append(block.where)
+
     if failures:
-        print(f"FAIL: snippets: {len(failures)} code block(s) print other than their comments say")
+        print(f"FAIL: snippets: {len(failures)} code block(s) or test runs differ from what the docs say")
         sys.exit(1)
-    marked = ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items(), key=lambda r: -r[1]))
-    print(f"snippets: {ran} blocks run, their printed lines as claimed")
-    print(f"snippets: {len(compiled)} of {len(blocks)} Swift code blocks compiled "
-          f"({len(skipped)} marked not to: {marked or 'none'})")
+    print(f"snippets: {ran} blocks run, their printed lines as claimed; {tests} of the docs' tests passed; "
+          f"{shown} test outputs as shown")
+    print(f"snippets: {len(compiled)} of {len(compiled) + len(skipped)} Swift code blocks compiled "
+          f"({len(skipped)} marked not to: {counts or 'none'})")
 
 
 if __name__ == "__main__":

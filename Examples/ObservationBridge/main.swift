@@ -2,7 +2,7 @@
 //
 // A view model as SwiftUI code writes one, `@Observable` and `@MainActor`, driven through both
 // bridges, and a "view" that re-renders the way SwiftUI does, from Observation:
-// - Observation into a signal: `Signal(observing: { self.query })` sends the query now and after
+// - Observation into a signal: `Signal(observing: { query.text })` sends the query now and after
 //   every change; `mapToSignal` turns each into a (pretend) request, disposing the one in flight.
 // - A signal into Observation: `signal.observed(initial:)` keeps the results in an `Observed`,
 //   whose `value` the view reads. `|> deliverOnMainQueue` first, so that it is set on main.
@@ -25,28 +25,35 @@ func search(_ query: String) -> Signal<[String], NoError> {
     return .single(found) |> delay(0.05, queue: Queue.concurrentDefaultQueue())
 }
 
+/// What the text field edits, in a real app: an object of its own, so that the view model's `init`
+/// can capture it.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+@Observable @MainActor final class SearchQuery {
+    var text = ""
+}
+
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @Observable @MainActor final class SearchViewModel {
     /// Bound to a text field in a real app.
-    var query = ""
-    /// What the list shows: the latest results, set on main. Starts searching when the view
-    /// first reads it. `[weak self]`: the model owns what it starts, so the closure must not own
-    /// the model. (Swift passes no actor to a `lazy` initializer, even here; made on main, the
-    /// signal reads on main all the same.)
-    @ObservationIgnored private(set) lazy var results: Observed<[String]> =
-        (Signal(observing: { [weak self] in self?.query ?? "" })
-        |> distinctUntilChanged
-        |> mapToSignal(search)
-        |> deliverOnMainQueue).observed(initial: [])
+    let query = SearchQuery()
+    /// What the list shows: the latest results, set on main. Made in `init`, on the main actor,
+    /// like everything the model shows; its closures capture the query, never the model.
+    let results: Observed<[String]>
     /// The connection's status, as a view shows it.
-    @ObservationIgnored let status: Observed<String>
+    let status: Observed<String>
     /// Every query typed, in order (a pair fed by observation).
     @ObservationIgnored private(set) var typed: [String] = []
     @ObservationIgnored private let bag = DisposeBag()
 
     init(connection: Receiver<String>) {
+        let query = self.query
+        results =
+            (Signal(observing: { query.text })
+            |> distinctUntilChanged
+            |> mapToSignal(search)
+            |> deliverOnMainQueue).observed(initial: [])
         status = connection.observed(initial: "connecting")
-        let (queries, feed) = Receiver.make(with: .warm(upTo: 1), observing: { [weak self] in self?.query ?? "" })
+        let (queries, feed) = Receiver.make(with: .warm(upTo: 1), observing: { query.text })
         queries.skip(count: 1).listen { [weak self] in self?.typed.append($0) }.disposed(by: bag)
         feed.disposed(by: bag)
     }
@@ -80,7 +87,7 @@ func search(_ query: String) -> Signal<[String], NoError> {
     let (connection, connectionStatus) = Receiver<String>.make(with: .warm(upTo: 1))
     let model = SearchViewModel(connection: connectionStatus)
     let screen = Screen {
-        "[\(model.status.value)] query \"\(model.query)\": \(model.results.value.joined(separator: ", "))"
+        "[\(model.status.value)] query \"\(model.query.text)\": \(model.results.value.joined(separator: ", "))"
     }
 
     /// Waits for the screen to show `expected`, then prints it.
@@ -94,12 +101,12 @@ func search(_ query: String) -> Signal<[String], NoError> {
     await show("[connecting] query \"\": ")
     connection.broadcast("online")  // on main, so the view's observers run on main
     await show("[online] query \"\": ")
-    model.query = "s"  // typing: the results follow, after the request answers
+    model.query.text = "s"  // typing: the results follow, after the request answers
     await show("[online] query \"s\": swift, swiftui, signal")
-    model.query = "sw"
-    model.query = "swi"  // one job: read once, so one request
+    model.query.text = "sw"
+    model.query.text = "swi"  // one job: read once, so one request
     await show("[online] query \"swi\": swift, swiftui")
-    model.query = "rec"
+    model.query.text = "rec"
     await show("[online] query \"rec\": receiver")
     print("searches typed:", model.typed)
 }
