@@ -167,6 +167,16 @@ public final class TestScheduler: Sendable {
     func stamp() -> @Sendable () -> Double {
         { [weak timeline] in timeline?.now ?? .nan }
     }
+
+    #if RECEIVER_DIAGNOSTICS
+    /// For this package's tests: calls `observer`, with no lock held, each time a thread finds one
+    /// of this scheduler's queues running on another thread and is about to wait for it (a `sync`
+    /// waiting for the work an advance runs, or an advance for a `sync`), so that a test knows
+    /// that a thread waits rather than waiting in real time to see.
+    package func onWait(_ observer: @escaping @Sendable () -> Void) {
+        timeline.onWait(observer)
+    }
+    #endif
 }
 
 /// The scheduler's work and time, what its queues hold (weakly) and call.
@@ -241,6 +251,12 @@ final class Timeline: VirtualClock {
         occupancy.run(queue) { CurrentQueue.run(queue, work) }
     }
 
+    #if RECEIVER_DIAGNOSTICS
+    func onWait(_ observer: @escaping @Sendable () -> Void) {
+        occupancy.onWait(observer)
+    }
+    #endif
+
     func isRunning(_ queue: VirtualQueue) -> Bool {
         CurrentQueue.is(queue)
     }
@@ -313,6 +329,11 @@ final class Occupancy: @unchecked Sendable {
     private let released = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     /// Only touched under `mutex`: the thread running each queue's work, and how deeply.
     private var owners: [ObjectIdentifier: (thread: pthread_t, depth: Int)] = [:]
+    #if RECEIVER_DIAGNOSTICS
+    /// Only touched under `mutex`: what a thread calls, unlocked, when it finds a queue's work
+    /// running on another thread and is about to wait (see `TestScheduler.onWait`).
+    private var onWait: (@Sendable () -> Void)?
+    #endif
 
     init() {
         mutex.initialize(to: pthread_mutex_t())
@@ -333,7 +354,19 @@ final class Occupancy: @unchecked Sendable {
     func run(_ queue: VirtualQueue, _ work: () -> Void) {
         let (key, me) = (ObjectIdentifier(queue), pthread_self())
         pthread_mutex_lock(mutex)
+        #if RECEIVER_DIAGNOSTICS
+        var observer = onWait
+        #endif
         while let owner = owners[key], pthread_equal(owner.thread, me) == 0 {
+            #if RECEIVER_DIAGNOSTICS
+            if let observed = observer {
+                observer = nil
+                pthread_mutex_unlock(mutex)
+                observed()
+                pthread_mutex_lock(mutex)
+                continue  // the owner may have left meanwhile
+            }
+            #endif
             pthread_cond_wait(released, mutex)
         }
         owners[key] = (me, (owners[key]?.depth ?? 0) + 1)
@@ -350,4 +383,12 @@ final class Occupancy: @unchecked Sendable {
         }
         work()
     }
+
+    #if RECEIVER_DIAGNOSTICS
+    func onWait(_ observer: @escaping @Sendable () -> Void) {
+        pthread_mutex_lock(mutex)
+        onWait = observer
+        pthread_mutex_unlock(mutex)
+    }
+    #endif
 }
