@@ -33,9 +33,10 @@ let package = Package(
         .testTarget(
             name: "ReceiverSignalKitTestingTests", dependencies: ["ReceiverSignalKitTesting", "TestSupport"]),
         // SwiftSignalKit client code as Telegram writes it: Swift 5 mode, `import SwiftSignalKit`
-        // beside Foundation, bare protocol types (so not the stricter features below).
+        // beside Foundation, bare protocol types (so not the stricter features below), and its
+        // tests on virtual time.
         .testTarget(
-            name: "SwiftSignalKitTests", dependencies: ["SwiftSignalKit"],
+            name: "SwiftSignalKitTests", dependencies: ["SwiftSignalKit", "ReceiverSignalKitTesting"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(name: "Tour", dependencies: ["ReceiverSignalKit"], path: "Examples/Tour"),
         .executableTarget(name: "AppLifecycle", dependencies: ["Receiver"], path: "Examples/AppLifecycle"),

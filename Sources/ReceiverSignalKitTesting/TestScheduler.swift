@@ -32,7 +32,8 @@ internal import Musl
 /// as it does on a real one, only on virtual time: `Timer`, `Queue.after`, `delay`,
 /// `suspendAwareDelay`, `timeout`, `retry(_:maxDelay:onQueue:)`, `deliverOn`, `runOn`,
 /// `combineLatest(queue:)`, `QueueLocalObject`. So the code under test takes its queue as a
-/// parameter, and the test passes a virtual one.
+/// parameter, and the test passes a virtual one; code that names `Queue.mainQueue()` in place runs
+/// on the scheduler's ``mainQueue`` inside ``withMainQueue(_:)``, unchanged.
 ///
 /// **Time** is in seconds, like every duration of SwiftSignalKit, and starts at 0. It counts whole
 /// nanoseconds, as Dispatch does: a delay or an advance is rounded to the nearest nanosecond, so
@@ -58,7 +59,7 @@ internal import Musl
 /// Work scheduled on a virtual queue that is released still runs when it falls due, as Dispatch
 /// runs the blocks of a released queue.
 public final class TestScheduler: Sendable {
-    private let timeline = Timeline()
+    let timeline = Timeline()
 
     /// Makes a scheduler whose time is 0 and which holds no work.
     ///
@@ -167,6 +168,16 @@ public final class TestScheduler: Sendable {
     func stamp() -> @Sendable () -> Double {
         { [weak timeline] in timeline?.now ?? .nan }
     }
+
+    #if RECEIVER_DIAGNOSTICS
+    /// For this package's tests: calls `observer`, with no lock held, each time a thread finds one
+    /// of this scheduler's queues running on another thread and is about to wait for it (a `sync`
+    /// waiting for the work an advance runs, or an advance for a `sync`), so that a test knows
+    /// that a thread waits rather than waiting in real time to see.
+    package func onWait(_ observer: @escaping @Sendable () -> Void) {
+        timeline.onWait(observer)
+    }
+    #endif
 }
 
 /// The scheduler's work and time, what its queues hold (weakly) and call.
@@ -194,6 +205,9 @@ final class Timeline: VirtualClock {
         var entries: [Entry] = []
         var lastID: UInt64 = 0
         var isAdvancing = false
+        /// The scheduler's main queue, once something asked for it: from then on the work runs
+        /// with it as `Queue.mainQueue()`.
+        var mainQueue: Queue?
     }
 
     private let state = Locked(State())
@@ -227,6 +241,16 @@ final class Timeline: VirtualClock {
         }
     }
 
+    /// The main queue, made by `make` the first time it is asked for.
+    func mainQueue(making make: () -> Queue) -> Queue {
+        state.withLock { state in
+            if let queue = state.mainQueue { return queue }
+            let queue = make()
+            state.mainQueue = queue
+            return queue
+        }
+    }
+
     func cancel(_ id: UInt64) {
         let removed = state.withLock { state -> Entry? in
             guard let index = state.entries.firstIndex(where: { $0.id == id }) else { return nil }
@@ -238,8 +262,27 @@ final class Timeline: VirtualClock {
     /// Waits while another thread runs `queue`'s work (the scheduler's, or another `sync`), as a
     /// real serial queue's `sync` does; runs at once on a thread that is running it already.
     func runNow(on queue: VirtualQueue, _ work: () -> Void) {
-        occupancy.run(queue) { CurrentQueue.run(queue, work) }
+        let main = state.withLock { $0.mainQueue }
+        occupancy.run(queue) { CurrentQueue.run(queue) { Self.run(work, mainQueue: main) } }
     }
+
+    /// Runs `work` with `main`, if there is one, as `Queue.mainQueue()` (debug builds: release builds
+    /// of ReceiverSignalKit have no such hook).
+    private static func run(_ work: () -> Void, mainQueue main: Queue?) {
+        #if RECEIVER_DIAGNOSTICS
+        if let main {
+            Queue.$mainQueueStandIn.withValue(main, operation: work)
+            return
+        }
+        #endif
+        work()
+    }
+
+    #if RECEIVER_DIAGNOSTICS
+    func onWait(_ observer: @escaping @Sendable () -> Void) {
+        occupancy.onWait(observer)
+    }
+    #endif
 
     func isRunning(_ queue: VirtualQueue) -> Bool {
         CurrentQueue.is(queue)
@@ -261,17 +304,18 @@ final class Timeline: VirtualClock {
         defer { state.withLock { $0.isAdvancing = false } }
         var ran = 0
         while true {
-            let next = state.withLock { state -> Entry? in
+            let next = state.withLock { state -> (entry: Entry, main: Queue?)? in
                 guard ran < limit, let first = state.entries.first, first.due <= target else {
                     if ran < limit, target != Self.untilEmpty { state.now = max(state.now, target) }
                     return nil
                 }
                 state.now = first.due
-                return state.entries.removeFirst()
+                return (state.entries.removeFirst(), state.mainQueue)
             }
             guard let next else { break }
             ran += 1
-            occupancy.run(next.queue) { CurrentQueue.run(next.queue, next.work) }
+            let queue = next.entry.queue
+            occupancy.run(queue) { CurrentQueue.run(queue) { Self.run(next.entry.work, mainQueue: next.main) } }
         }
         return state.withLock { $0.entries.isEmpty }
     }
@@ -313,6 +357,11 @@ final class Occupancy: @unchecked Sendable {
     private let released = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     /// Only touched under `mutex`: the thread running each queue's work, and how deeply.
     private var owners: [ObjectIdentifier: (thread: pthread_t, depth: Int)] = [:]
+    #if RECEIVER_DIAGNOSTICS
+    /// Only touched under `mutex`: what a thread calls, unlocked, when it finds a queue's work
+    /// running on another thread and is about to wait (see `TestScheduler.onWait`).
+    private var onWait: (@Sendable () -> Void)?
+    #endif
 
     init() {
         mutex.initialize(to: pthread_mutex_t())
@@ -333,7 +382,19 @@ final class Occupancy: @unchecked Sendable {
     func run(_ queue: VirtualQueue, _ work: () -> Void) {
         let (key, me) = (ObjectIdentifier(queue), pthread_self())
         pthread_mutex_lock(mutex)
+        #if RECEIVER_DIAGNOSTICS
+        var observer = onWait
+        #endif
         while let owner = owners[key], pthread_equal(owner.thread, me) == 0 {
+            #if RECEIVER_DIAGNOSTICS
+            if let observed = observer {
+                observer = nil
+                pthread_mutex_unlock(mutex)
+                observed()
+                pthread_mutex_lock(mutex)
+                continue  // the owner may have left meanwhile
+            }
+            #endif
             pthread_cond_wait(released, mutex)
         }
         owners[key] = (me, (owners[key]?.depth ?? 0) + 1)
@@ -350,4 +411,12 @@ final class Occupancy: @unchecked Sendable {
         }
         work()
     }
+
+    #if RECEIVER_DIAGNOSTICS
+    func onWait(_ observer: @escaping @Sendable () -> Void) {
+        pthread_mutex_lock(mutex)
+        onWait = observer
+        pthread_mutex_unlock(mutex)
+    }
+    #endif
 }

@@ -13,8 +13,9 @@ import Musl
 #endif
 
 // The scheduler itself: its timeline, its order, its threads, and what it lets go of. Every
-// expectation names exact virtual times; nothing here waits in real time except the one test that
-// mixes a real queue in (it waits for that queue's block with a semaphore).
+// expectation names exact virtual times. Where a test runs threads, each waits for a handshake
+// (a semaphore another thread signals at a known point), bounded so that a bug fails instead of
+// hanging; no outcome depends on how long anything takes.
 @Suite(.detectingLeaks) struct TestSchedulerTests {
     @Test func timeStartsAtZeroAndMovesOnlyWhenAdvanced() {
         let scheduler = TestScheduler()
@@ -159,19 +160,22 @@ import Musl
     }
 
     // `sync` from another thread while the scheduler runs the queue's work, and the reverse:
-    // neither overlaps the other, as on a real serial queue. Each waits for the other thread with
-    // a bounded wait; the one-second window only gives a broken `sync` the chance to overlap (a
-    // slow thread makes the test pass without proving anything, never fail wrongly).
+    // neither overlaps the other, as on a real serial queue. The test lets the first thread go on
+    // only once the second has found the queue busy and is about to wait for it (the scheduler's
+    // debug-build `onWait`), so the order is decided by that handshake, never by timing; a broken
+    // `sync` or advance that does not wait never gets there, and the test fails at the bounded wait.
 
+    #if DEBUG
     @Test func syncFromAnotherThreadWaitsForTheQueuesWorkUnderWay() {
         let scheduler = TestScheduler()
         let queue = scheduler.queue()
         let seen = History<String>()
-        let (working, release, advanced, synced) =
+        let (working, waiting, release, advanced, synced) =
             (
                 DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0),
-                DispatchSemaphore(value: 0)
+                DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)
             )
+        scheduler.onWait { waiting.signal() }
         queue.async {
             working.signal()
             _ = release.wait(timeout: .now() + 10)
@@ -186,7 +190,7 @@ import Musl
             queue.sync { seen.record("sync, current \(queue.isCurrent())") }
             synced.signal()
         }
-        #expect(synced.wait(timeout: .now() + 1) == .timedOut)  // waiting for the work
+        expectSignal(waiting)  // the sync has found the work under way and waits for it
         release.signal()
         expectSignal(synced)
         expectSignal(advanced)
@@ -197,11 +201,12 @@ import Musl
         let scheduler = TestScheduler()
         let (queue, other) = (scheduler.queue(name: "busy"), scheduler.queue(name: "other"))
         let seen = History<String>()
-        let (syncing, release, synced, advanced) =
+        let (syncing, waiting, release, synced, advanced) =
             (
                 DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0),
-                DispatchSemaphore(value: 0)
+                DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)
             )
+        scheduler.onWait { waiting.signal() }
         DispatchQueue.global().async {
             queue.sync {
                 syncing.signal()
@@ -217,12 +222,13 @@ import Musl
             scheduler.advance()
             advanced.signal()
         }
-        #expect(advanced.wait(timeout: .now() + 1) == .timedOut)  // waiting for the sync
+        expectSignal(waiting)  // the advance has run the other queue's work and waits for the sync
         release.signal()
         expectSignal(advanced)
         expectSignal(synced)
         #expect(seen.recorded == ["other queue's work", "sync ends", "work"])
     }
+    #endif
 
     /// From inside the queue's own work, on the advancing thread, `sync` runs inline, also when it
     /// comes back through another queue's `sync`; the advance runs on a thread of its own, so that

@@ -4,6 +4,7 @@
 // implicitly unwrapped handlers, and the most used operators. If switching the dependency ever
 // needed a line of this to change, this target would stop compiling.
 import Foundation
+import ReceiverSignalKitTesting
 import SwiftSignalKit
 import Testing
 
@@ -72,36 +73,41 @@ private func fetchTitle(_ id: Int) -> Signal<String, FetchError> {
         disposable.dispose()
     }
 
+    #if DEBUG
+    /// On virtual time: the main queue `deliverOnMainQueue` names is the scheduler's in its scope.
     @Test func theMostUsedOperatorsChainAsInTelegram() {
-        let chatId = Promise<Int>(1)
-        let titles =
-            chatId.get()
-            |> mapToSignal { id -> Signal<String?, NoError> in
-                return fetchTitle(id)
-                    |> map(Optional.init)
-                    |> `catch` { _ -> Signal<String?, NoError> in
-                        return .single(nil)
-                    }
+        let scheduler = TestScheduler()
+        scheduler.withMainQueue {
+            let chatId = Promise<Int>(1)
+            let titles =
+                chatId.get()
+                |> mapToSignal { id -> Signal<String?, NoError> in
+                    return fetchTitle(id)
+                        |> map(Optional.init)
+                        |> `catch` { _ -> Signal<String?, NoError> in
+                            return .single(nil)
+                        }
+                }
+                |> deliverOnMainQueue
+            let received = Atomic<[String?]>(value: [])
+            let disposable = MetaDisposable()
+            let onMain: (String?) -> Void = { title in
+                _ = received.modify { $0 + [title] }
             }
-            |> deliverOnMainQueue
-        let received = Atomic<[String?]>(value: [])
-        let disposable = MetaDisposable()
-        let onMain: (String?) -> Void = { title in
-            _ = received.modify { $0 + [title] }
-        }
-        disposable.set((titles |> take(2)).start(next: onMain, error: nil, completed: nil))
-        chatId.set(.single(-1))
-        let drained = DispatchSemaphore(value: 0)
-        Queue.mainQueue().async { drained.signal() }
-        #expect(drained.wait(timeout: .now() + 10) == .success)
-        #expect(received.with { $0 } == ["chat 1", nil])
+            disposable.set((titles |> take(2)).start(next: onMain, error: nil, completed: nil))
+            chatId.set(.single(-1))
+            #expect(received.with { $0 } == [])
+            scheduler.advance()
+            #expect(received.with { $0 } == ["chat 1", nil])
 
-        let combined = combineLatest(Signal<Int, NoError>.single(1), chatId.get() |> map { "\($0)" })
-        var pair: (Int, String)?
-        combined.start(next: { pair = $0 }).dispose()
-        #expect(pair?.0 == 1 && pair?.1 == "-1")
-        disposable.dispose()
+            let combined = combineLatest(Signal<Int, NoError>.single(1), chatId.get() |> map { "\($0)" })
+            var pair: (Int, String)?
+            combined.start(next: { pair = $0 }).dispose()
+            #expect(pair?.0 == 1 && pair?.1 == "-1")
+            disposable.dispose()
+        }
     }
+    #endif
 
     @Test func disposablesAndAtomicAsClientsUseThem() {
         let count = Atomic<Int>(value: 0)

@@ -89,8 +89,16 @@ public final class Queue: Sendable {
     /// Queue.mainQueue().async { updateUI() }   // inline when already on the main thread
     /// ```
     ///
+    /// In a test, inside `TestScheduler.withMainQueue` (module ReceiverSignalKitTesting) and in the
+    /// work that scheduler runs, it is the scheduler's virtual main queue instead (debug builds).
+    ///
     /// - Returns: The one shared wrapper of `DispatchQueue.main`.
-    public class func mainQueue() -> Queue { main }
+    public class func mainQueue() -> Queue {
+        #if RECEIVER_DIAGNOSTICS
+        if let standIn = mainQueueStandIn { return standIn }
+        #endif
+        return main
+    }
 
     /// The shared wrapper of the global concurrent queue with the default quality of service.
     ///

@@ -81,3 +81,11 @@ package protocol VirtualClock: AnyObject, Sendable {
         clock?.isRunning(self) ?? false
     }
 }
+
+#if RECEIVER_DIAGNOSTICS
+extension Queue {
+    /// What ``mainQueue()`` returns instead of the main queue, in debug builds only: a
+    /// `TestScheduler`'s main queue, bound by its `withMainQueue` and around the work it runs.
+    @TaskLocal package static var mainQueueStandIn: Queue?
+}
+#endif

@@ -141,12 +141,15 @@ import Glibc
         #expect(disposed.count == 1)
     }
 
+    /// The value is set on another thread once `get()` has started the signal: never before.
     @Test func getWaitsForAValueFromAnotherThread() async {
         let promise = ValuePromise<Int>()
-        async let value = promise.get().get()
-        try? await Task.sleep(nanoseconds: 10_000_000)  // not needed for correctness: either order gives 7
-        promise.set(7)
-        #expect(await value == 7)
+        let setElsewhereOnceStarted = Signal<Int, NoError> { subscriber in
+            let started = promise.get().start(next: { subscriber.putNext($0) })
+            Queue.concurrentDefaultQueue().async { promise.set(7) }
+            return started
+        }
+        #expect(await setElsewhereOnceStarted.get() == 7)
     }
 
     @Test func getOfASignalThatCompletesWithoutAValueStopsWithAMessage() async {

@@ -333,32 +333,6 @@ import Testing
         disposable.dispose()
     }
 
-    @Test func deliverOnMainQueueDeliversOnTheMainQueueInOrder() {
-        let events = History<String>()
-        let done = DispatchSemaphore(value: 0)
-        Queue.concurrentDefaultQueue().justDispatch {
-            self.record(
-                deliverOnMainQueue(self.counting(History(), on: .mainQueue())), on: .mainQueue(), into: events,
-                done: done)
-        }
-        expectSignal(done)
-        #expect(events.recorded == ["1 true", "2 true", "3 true", "completed true"])
-    }
-
-    // In `swift test` on Linux the main queue is drained by a worker thread (the test runner has
-    // called `dispatchMain()`), so the inline path is taken inside a main-queue block.
-    @Test func deliverOnMainQueueIsSynchronousOnTheMainQueue() {
-        let events = History<String>()
-        let done = DispatchSemaphore(value: 0)
-        Queue.mainQueue().justDispatch {
-            self.record(deliverOnMainQueue(self.counting(History(), on: .mainQueue())), on: .mainQueue(), into: events)
-            events.record("start returned")
-            done.signal()
-        }
-        expectSignal(done)
-        #expect(events.recorded == ["1 true", "2 true", "3 true", "completed true", "start returned"])
-    }
-
     // MARK: deliverOn(ThreadPool)
 
     @Test func deliverOnAThreadPoolDeliversInOrderOnPoolThreads() {
