@@ -43,7 +43,7 @@ internal import Musl
     /// Checks the rule before a lock of `kind` is taken at `file`:`line`, and records it if it is a
     /// library lock. Does nothing in release builds.
     @inlinable @inline(__always) static func willTake(_ kind: Kind, file: StaticString, line: UInt) {
-        #if DEBUG
+        #if RECEIVER_DIAGNOSTICS
         check(kind, file: file, line: line)
         #endif
     }
@@ -51,12 +51,12 @@ internal import Musl
     /// Records that the lock of `kind` taken last by this thread was released. Does nothing in
     /// release builds.
     @inlinable @inline(__always) static func didRelease(_ kind: Kind) {
-        #if DEBUG
+        #if RECEIVER_DIAGNOSTICS
         if kind == .library { heldByThisThread.pointee = nil }
         #endif
     }
 
-    #if DEBUG
+    #if RECEIVER_DIAGNOSTICS
     /// Where a thread took the library lock it holds.
     @usableFromInline struct Place {
         let file: StaticString
