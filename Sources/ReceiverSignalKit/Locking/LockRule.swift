@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-internal import Darwin
-#elseif canImport(Glibc)
-internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#endif
-
 /// The rule every lock of the library rests on, checked in debug builds: **a thread that holds a
 /// library lock takes no other lock.** A locked section is a short state change: it calls no user
 /// code and releases no user value (whose `deinit` is user code), so it can never reach another
@@ -16,7 +8,7 @@ internal import Musl
 /// Each lock acquisition first calls ``willTake(_:file:line:)``: in a debug build it stops the
 /// program, with a message naming both places, if this thread already holds a library lock, and
 /// records the one it takes until ``didRelease(_:)``. What a thread holds is one thread-local slot
-/// (a `pthread_key_t`), made only in debug builds; in release builds both calls are empty and
+/// (`Platform.ThreadLocal`), made only in debug builds; in release builds both calls are empty and
 /// inlined away, so the locks pay nothing (as swift-collections checks its invariants only in
 /// debug builds).
 ///
@@ -63,24 +55,11 @@ internal import Musl
         let line: UInt
     }
 
-    /// The thread-local slot: a pointer to this thread's `Place?`, made at its first lock and freed
-    /// when the thread ends.
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key) { free($0) }
-        guard status == 0 else { fatalError("LockRule: pthread_key_create failed (\(status))") }
-        return key
-    }()
+    /// The library lock each thread holds, if any.
+    private static let held = Platform.ThreadLocal(Place?.none, owner: "LockRule")
 
     /// This thread's slot: the library lock it holds, or `nil`.
-    @usableFromInline static var heldByThisThread: UnsafeMutablePointer<Place?> {
-        if let slot = pthread_getspecific(key) { return slot.assumingMemoryBound(to: Place?.self) }
-        guard let memory = malloc(MemoryLayout<Place?>.size) else { fatalError("LockRule: out of memory") }
-        let slot = memory.bindMemory(to: Place?.self, capacity: 1)
-        slot.initialize(to: nil)
-        pthread_setspecific(key, memory)
-        return slot
-    }
+    @usableFromInline static var heldByThisThread: UnsafeMutablePointer<Place?> { held.pointer }
 
     @usableFromInline static func check(_ kind: Kind, file: StaticString, line: UInt) {
         let slot = heldByThisThread

@@ -1,12 +1,7 @@
 #if canImport(Darwin)
-public import Darwin
+public import Darwin  // os_unfair_lock
 #else
-public import Synchronization
-#if canImport(Glibc)
-public import Glibc  // `pthread_self()`, for `LockWord.Own`
-#elseif canImport(Musl)
-public import Musl
-#endif
+public import Synchronization  // Mutex
 #endif
 
 /// The platform's lock word and its calls, in one place: `os_unfair_lock` on Apple platforms, the
@@ -100,13 +95,7 @@ public import Musl
         @usableFromInline let word = Futex()
         @usableFromInline let holder = Synchronization.Atomic<UInt>(0)
         @inlinable init() {}
-        @inlinable static var thisThread: UInt {
-            #if canImport(Glibc)
-            pthread_self()
-            #else
-            UInt(bitPattern: pthread_self())
-            #endif
-        }
+        @inlinable static var thisThread: UInt { Platform.currentThread }
         @inlinable @inline(__always) func lock() {
             word.lock()
             holder.store(Self.thisThread, ordering: .relaxed)

@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-internal import Darwin
-#elseif canImport(Glibc)
-internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#endif
-
 // Time-based operators as free functions for the pipe, as in SwiftSignalKit. Their timers are
 // ReceiverSignalKit's `Timer`s on the given queue.
 
@@ -166,12 +158,8 @@ public func timeout<T, E>(_ timeout: Double, queue: Queue, alternate: Signal<T, 
     fatalError("\(problem), got \(value)")
 }
 
-/// Seconds since 1970 by the wall clock (`CLOCK_REALTIME`), which, unlike a dispatch timer's clock,
-/// keeps running while the device sleeps; for
-/// a virtual-time `queue`, its virtual time, which is all the time there is for its timers.
+/// The wall clock's seconds, which keep running while the device sleeps; for a virtual-time
+/// `queue`, its virtual time, which is all the time there is for its timers.
 @usableFromInline func wallClockSeconds(on queue: Queue) -> Double {
-    if let virtual = queue.virtual { return virtual.now }
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000
+    queue.virtual?.now ?? Platform.wallClockSeconds()
 }
