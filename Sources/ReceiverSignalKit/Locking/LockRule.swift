@@ -1,28 +1,12 @@
 /// The rule every lock of the library rests on, checked in debug builds: **a thread that holds a
-/// library lock takes no other lock.** A locked section is a short state change: it calls no user
-/// code and releases no user value (whose `deinit` is user code), so it can never reach another
-/// lock. Two objects may share a stripe of the lock table (`StripedLock`), so breaking the rule can
-/// deadlock a thread on itself; and the threading contract promises that a `deinit` may call back
-/// into the library (Threading and Re-entrancy, "No user code under a lock — deinit included").
+/// library lock takes no other lock.** A locked section calls no user code and releases no user
+/// value (whose `deinit` is user code), and two objects may share a stripe of `StripedLock`, so a
+/// break could deadlock a thread on itself. ``willTake(_:file:line:)`` stops the program, naming
+/// both places, if the thread already holds a library lock; release builds compile both calls away.
 ///
-/// Each lock acquisition first calls ``willTake(_:file:line:)``: in a debug build it stops the
-/// program, with a message naming both places, if this thread already holds a library lock, and
-/// records the one it takes until ``didRelease(_:)``. What a thread holds is one thread-local slot
-/// (`Platform.ThreadLocal`), made only in debug builds; in release builds both calls are empty and
-/// inlined away, so the locks pay nothing (as swift-collections checks its invariants only in
-/// debug builds).
-///
-/// ``Kind/user`` is for the locks that run *your* code by design, SwiftSignalKit's ``Atomic`` and
-/// ``Lock``: taking one is checked (holding a library lock there would mean library code nests
-/// locks, or a `deinit` ran under a lock), but holding one is not recorded, since the closure you
-/// run under it may legitimately use the library (`atomic.with { _ in promise.set(value) }`), and
-/// nesting your own `Atomic`s is yours to order.
-///
-/// The core (`Receiver.swift`) keeps its own lock table for its pairs and does not take part yet.
-/// It could, within its budget: the same slot and the same two calls around its `withLock` (a few
-/// lines under `#if DEBUG`), and, for one count across both modules, this enum moved into the core
-/// behind `@_spi` and called from here — then a wave released under a pair's lock whose `deinit`
-/// takes an adapter lock would stop with this message too.
+/// ``Kind/user`` is for ``Atomic`` and ``Lock``, which run your code under their lock: taking one is
+/// checked, holding one is not recorded (your closure may use the library; ordering your own locks
+/// is yours). The core keeps its own lock table and does not take part.
 @usableFromInline enum LockRule {
     /// What kind of lock a thread takes.
     @usableFromInline enum Kind {

@@ -4,18 +4,12 @@ public import Darwin  // os_unfair_lock
 public import Synchronization  // Mutex
 #endif
 
-/// The platform's lock word and its calls, in one place: `os_unfair_lock` on Apple platforms, the
-/// toolchain's `Synchronization.Mutex` elsewhere (a futex word whose fast paths are inlined: an
-/// uncontended round trip is a fifth of a `pthread_mutex_t`'s; on Apple platforms it needs macOS 15
-/// or iOS 18, above the deployment targets); not recursive. An unlocked lock word is all zero
-/// bytes on both. A lock word must never move while it is used, so it lives in memory of its own —
-/// tail-allocated (`Locked`), in the lock table (`StripedLock`), or held by an object in a
-/// ``LockWord/Own`` — never at a copyable stored property's address
-/// (`&property` may be a temporary).
-///
-/// `lock()` and `unlock()` are separate calls (not a closure), for code that must lock and unlock
-/// at different places; on Linux they are `Mutex<Void>`'s `_unsafeLock()` and `_unsafeUnlock()`,
-/// the toolchain's calls for exactly that.
+/// The platform's lock word and its calls: `os_unfair_lock` on Apple platforms, the toolchain's
+/// `Synchronization.Mutex` elsewhere (on Apple platforms it needs macOS 15 or iOS 18); not
+/// recursive; all zero bytes when unlocked. A lock word must never move while it is used, so it
+/// lives in memory of its own — tail-allocated (`Locked`), in the lock table (`StripedLock`), or in
+/// a ``LockWord/Own`` — never at a copyable stored property's address. `lock()` and `unlock()` are
+/// separate calls, for code that locks and unlocks at different places.
 @usableFromInline enum LockWord {
     #if canImport(Darwin)
     @usableFromInline typealias Primitive = os_unfair_lock
@@ -91,18 +85,17 @@ public import Synchronization  // Mutex
         // The toolchain's `Mutex` (before Swift 6.3) stops the program when a thread tries to take
         // a lock it holds, where `tryLock()` must return `false` (``Atomic/tryWith(_:)`` from
         // inside `with`), as `os_unfair_lock_trylock` does: so it notes which thread holds it.
-        // Only that thread ever finds its own id in `holder`. (Three instructions a round trip.)
+        // Only that thread ever finds its own id in `holder`.
         @usableFromInline let word = Futex()
         @usableFromInline let holder = Synchronization.Atomic<UInt>(0)
         @inlinable init() {}
-        @inlinable static var thisThread: UInt { Platform.currentThread }
         @inlinable @inline(__always) func lock() {
             word.lock()
-            holder.store(Self.thisThread, ordering: .relaxed)
+            holder.store(Platform.currentThread, ordering: .relaxed)
         }
         @inlinable @inline(__always) func tryLock() -> Bool {
-            guard holder.load(ordering: .relaxed) != Self.thisThread, word.tryLock() else { return false }
-            holder.store(Self.thisThread, ordering: .relaxed)
+            guard holder.load(ordering: .relaxed) != Platform.currentThread, word.tryLock() else { return false }
+            holder.store(Platform.currentThread, ordering: .relaxed)
             return true
         }
         @inlinable @inline(__always) func unlock() {

@@ -2,16 +2,11 @@
 public import Darwin  // os_unfair_lock, behind `LockWord.Primitive`
 #endif
 
-/// The adapter's lock: a value that is only reachable through `withLock`, the lock word
-/// tail-allocated after it so that it never moves.
-///
-/// It repeats the core's private lock on purpose: the core file stays self-contained and keeps
-/// its lock out of its public API. `@unchecked Sendable` because every access to the value happens
-/// under the lock. `withLock` bodies never call user code and take no other lock (the threading
-/// contract: no user code under a lock, deinit included; checked in debug builds by ``LockRule``):
-/// what they let go of is returned, and the caller releases it after unlocking — so write each
-/// change as a transition that returns what it took out. Package access: the test scheduler of
-/// ReceiverSignalKitTesting keeps its state in one too.
+/// The adapter's lock: a value reachable only through `withLock`, with the lock word
+/// tail-allocated after it so that it never moves. A `withLock` body is a short state change that
+/// calls no user code and takes no other lock (``LockRule`` checks it in debug builds): it returns
+/// what it lets go of, for the caller to release after unlocking. `@unchecked Sendable`: the value
+/// is only touched under the lock. Package access, for ReceiverSignalKitTesting's scheduler.
 @usableFromInline package struct Locked<Value>: @unchecked Sendable {
     @usableFromInline typealias Primitive = LockWord.Primitive
 

@@ -2,14 +2,11 @@
 public import Darwin  // os_unfair_lock, behind `LockWord.Primitive`
 #endif
 
-/// A lock from a table of mutexes shared by the objects that use it, picked by the object's
-/// address — for objects so numerous that a mutex each would be most of their size (a
-/// subscription's run, a disposable). The core's `ReceiverLock` keeps a table of its own, written
-/// the same way (the core file is vendored alone, so it cannot use this one); keep the two alike.
-///
-/// It is only safe for locked sections that take no other lock and call no user code, since two
-/// objects may share a stripe (``LockRule`` checks it in debug builds); `Locked` is for the rest,
-/// and ``Atomic`` and ``Lock``, which run user code under their lock, have a lock word each.
+/// A lock from a table of 64 shared by every object that uses it, picked by the object's address:
+/// for objects so numerous that a lock each would be most of their size (a subscription, a
+/// disposable). Two objects may share a stripe, so its sections take no other lock and call no
+/// user code (``LockRule`` checks it); `Locked` is for the rest. The core's `ReceiverLock` keeps a
+/// table of its own written the same way (the core file is vendored alone): keep the two alike.
 @usableFromInline struct StripedLock: @unchecked Sendable {
     /// One stripe: a lock word, alone in its 64 bytes (a cache line) so that threads locking
     /// different stripes do not contend for a line. Eight stripes make a row, eight rows the table.
@@ -23,18 +20,14 @@ public import Darwin  // os_unfair_lock, behind `LockWord.Primitive`
         var rows = (Row(), Row(), Row(), Row(), Row(), Row(), Row(), Row())
     }
 
-    /// The table: 64 stripes, all zero — which is an unlocked lock word (`os_unfair_lock`'s
-    /// initial value, and the futex word of an unlocked `Mutex`), so it needs no initialisation;
-    /// and a global made of constants is laid out by the compiler, so finding it is an address,
-    /// not the `swift_once` check of a lazily made global (about 15 instructions a lock). Only
-    /// ever reached through lock words at fixed addresses inside it (a stored global never moves),
-    /// so the exclusivity check, which would see every lock as a write of the whole table, is off.
+    /// All zero, which is an unlocked lock word on every platform, so it needs no initialisation,
+    /// and a global made of constants, so finding it costs no lazy-initialisation check. Reached
+    /// only through lock words at fixed addresses inside it, so the exclusivity check (which would
+    /// see every lock as a write of the whole table) is off.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) static var table = Table()
 
-    /// The address of `&table`, taken by a pointer conversion rather than an `inout` access (such
-    /// as `withUnsafeMutablePointer(to:)`), which the thread sanitizer counts as a write of the
-    /// whole table by every thread that locks. A stored global never moves: the address outlives
-    /// the call.
+    /// `&table` by a pointer conversion, not an `inout` access, which the thread sanitizer counts
+    /// as a write of the whole table. A stored global never moves: the address outlives the call.
     @inlinable static func address(_ table: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer { table }
 
     @usableFromInline let word: UnsafeMutablePointer<LockWord.Primitive>
