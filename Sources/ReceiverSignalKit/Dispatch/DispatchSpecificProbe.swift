@@ -79,15 +79,24 @@ func isMainThread() -> Bool {
     #if canImport(Darwin)
     return Thread.isMainThread
     #else
-    let answer = mainThreadAnswer.pointer
-    if answer.pointee == .unknown { answer.pointee = Thread.isMainThread ? .yes : .no }
-    return answer.pointee == .yes
+    switch mainThreadAnswer.value {
+    case MainThreadAnswer.yes.rawValue: return true
+    case MainThreadAnswer.no.rawValue: return false
+    default:
+        let answer: MainThreadAnswer = Thread.isMainThread ? .yes : .no
+        mainThreadAnswer.value = answer.rawValue
+        return answer == .yes
+    }
     #endif
 }
 
 #if !canImport(Darwin)
-private enum MainThreadAnswer { case unknown, yes, no }
+/// A thread's kept answer, stored as its word (0: not asked yet).
+private enum MainThreadAnswer: UInt {
+    case no = 1
+    case yes = 2
+}
 
 /// Each thread's answer: a thread never becomes, or stops being, the main thread.
-private let mainThreadAnswer = Platform.ThreadLocal(MainThreadAnswer.unknown, owner: "Queue")
+private let mainThreadAnswer = Platform.ThreadLocalWord(owner: "Queue")
 #endif

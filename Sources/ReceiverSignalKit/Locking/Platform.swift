@@ -20,6 +20,22 @@ public import Musl
         #endif
     }
 
+    /// A word per thread, 0 until the thread sets it; nothing to free when the thread ends.
+    struct ThreadLocalWord: @unchecked Sendable {
+        private let key: pthread_key_t
+
+        /// Makes the key. `owner` names the caller in the message if the process has no keys left.
+        init(owner: StaticString) {
+            key = Platform.makeKey(owner, freeingAtThreadExit: false)
+        }
+
+        /// The calling thread's word.
+        var value: UInt {
+            get { UInt(bitPattern: pthread_getspecific(key)) }
+            nonmutating set { pthread_setspecific(key, UnsafeRawPointer(bitPattern: newValue)) }
+        }
+    }
+
     /// A value of `T` per thread, `initial` until the thread changes it, made at the thread's
     /// first use and freed when the thread ends. `T` must be a trivial type (no references): the
     /// memory is freed without deinitialising it.
@@ -30,10 +46,7 @@ public import Musl
         /// Makes the key. `owner` names the caller in the message if the process has no keys left.
         init(_ initial: T, owner: StaticString) {
             assert(_isPOD(T.self), "Platform.ThreadLocal holds trivial values only")
-            var key = pthread_key_t()
-            let status = pthread_key_create(&key) { free($0) }
-            guard status == 0 else { fatalError("\(owner): pthread_key_create failed (\(status))") }
-            (self.key, self.initial) = (key, initial)
+            (key, self.initial) = (Platform.makeKey(owner, freeingAtThreadExit: true), initial)
         }
 
         /// The calling thread's value.
@@ -45,6 +58,13 @@ public import Musl
             pthread_setspecific(key, memory)
             return cell
         }
+    }
+
+    private static func makeKey(_ owner: StaticString, freeingAtThreadExit: Bool) -> pthread_key_t {
+        var key = pthread_key_t()
+        let status = freeingAtThreadExit ? pthread_key_create(&key) { free($0) } : pthread_key_create(&key, nil)
+        guard status == 0 else { fatalError("\(owner): pthread_key_create failed (\(status))") }
+        return key
     }
 
     /// The address of the C function or variable named `symbol` in the running process, or `nil`
