@@ -169,9 +169,9 @@ extension Flattening {
         // No `Subscriber` of its own: the first signal's values go straight on, and the rest
         // through the StartPair (see StartPair.swift).
         Signal(start: { next, error, completed in
-            let starts = StartPair<T, E>(next: next, error: error, completed: completed)
-            let sender = StartPair<T, E>.Sender(starts)  // the handlers hold this, not `starts`
-            starts.setFirst(
+            let pair = StartPair<T, E>(next: next, error: error, completed: completed)
+            let sender = StartPair<T, E>.Sender(pair)  // the handlers hold this, not `pair`
+            pair.setFirst(
                 signal.start(
                     next: next,
                     error: { sender.pair.putError($0) },
@@ -182,7 +182,7 @@ extension Flattening {
                                 completed: { sender.pair.putCompletion() }))
                     }
                 ))
-            return starts
+            return pair
         })
     }
 }

@@ -25,16 +25,16 @@ public func delay<T, E>(_ timeout: Double, queue: Queue) -> (_ signal: Signal<T,
     if timeout.isNaN { stopOnInvalidDuration("delay(_:queue:) needs a timeout in seconds", got: timeout) }
     return { signal in
         Signal { subscriber in
-            let start = DeferredStart()
+            let pending = DeferredStart()
             queue.async {
                 let timer = Timer(
                     timeout: timeout, repeat: false,
                     completion: {
-                        start.start { signal.startForwarding(to: subscriber) }
+                        pending.start { signal.startForwarding(to: subscriber) }
                     }, queue: queue)
-                if start.replaceTimer(with: timer) { timer.start() }
+                if pending.replaceTimer(with: timer) { timer.start() }
             }
-            return start
+            return pending
         }
     }
 }
@@ -72,16 +72,16 @@ public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0
     }
     return { signal in
         Signal { subscriber in
-            let start = DeferredStart()
+            let pending = DeferredStart()
             queue.async {
                 let deadline = wallClockSeconds(on: queue) + timeout
                 let waitForDeadline = {
                     let timer = Timer(
                         timeout: max(0, deadline - wallClockSeconds(on: queue)), repeat: false,
                         completion: {
-                            start.start { signal.startForwarding(to: subscriber) }
+                            pending.start { signal.startForwarding(to: subscriber) }
                         }, queue: queue)
-                    if start.replaceTimer(with: timer) { timer.start() }  // invalidates the checking timer
+                    if pending.replaceTimer(with: timer) { timer.start() }  // invalidates the checking timer
                 }
                 guard timeout > granularity * 1.1 else { return waitForDeadline() }
                 let checks = Timer(
@@ -89,9 +89,9 @@ public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0
                     completion: {
                         if deadline - granularity * 1.1 <= wallClockSeconds(on: queue) { waitForDeadline() }
                     }, queue: queue)
-                if start.replaceTimer(with: checks) { checks.start() }
+                if pending.replaceTimer(with: checks) { checks.start() }
             }
-            return start
+            return pending
         }
     }
 }
