@@ -1,18 +1,15 @@
 /// The rule every lock of the library rests on, checked in debug builds: **a thread that holds a
-/// library lock takes no other lock.** A locked section calls no user code and releases no user
-/// value (whose `deinit` is user code), and two objects may share a stripe of `StripedLock`, so a
-/// break could deadlock a thread on itself. ``willTake(_:file:line:)`` stops the program, naming
-/// both places, if the thread already holds a library lock; release builds compile both calls away.
-///
-/// ``Kind/user`` is for ``Atomic`` and ``Lock``, which run your code under their lock: taking one is
-/// checked, holding one is not recorded (your closure may use the library; ordering your own locks
-/// is yours). The core keeps its own lock table and does not take part.
+/// library lock takes no other lock** (a locked section calls no user code and releases no user
+/// value; two objects may share a stripe, so a break could deadlock a thread on itself).
+/// ``willTake(_:file:line:)`` stops the program, naming both places, on a break; release builds
+/// compile both calls away. The core keeps its own lock table and does not take part.
 @usableFromInline enum LockRule {
     /// What kind of lock a thread takes.
     @usableFromInline enum Kind {
         /// One of the library's own locks (`Locked`, `StripedLock`): its sections run no user code.
         case library
-        /// A lock that runs user code by design (`Atomic`, `Lock`): checked, never recorded.
+        /// A lock that runs user code by design (`Atomic`, `Lock`): checked, but not recorded, as
+        /// the code it runs may use the library.
         case user
     }
 
