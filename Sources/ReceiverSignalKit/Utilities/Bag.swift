@@ -83,8 +83,14 @@ public final class Bag<T> {
     /// - Complexity: O(log n) to find it, plus moving the items added after it.
     @inlinable public func remove(_ index: Index) {
         guard let position = indices.position(of: index) else { return }
-        indices.remove(at: position)
-        let removed = position == items.count &- 1 ? items.removeLast() : items.remove(at: position)  // last: none move
+        let removed: T
+        if position == items.count &- 1 {  // the latest item: nothing to move
+            indices.inUse.removeLast()
+            removed = items.removeLast()
+        } else {
+            indices.inUse.remove(at: position)
+            removed = items.remove(at: position)
+        }
         withExtendedLifetime(removed) {}  // released here, once the bag is whole again
     }
 

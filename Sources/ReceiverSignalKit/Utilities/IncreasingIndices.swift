@@ -31,7 +31,8 @@
         return inUse[low] == index ? low : nil
     }
 
-    /// Removes the index at `position` (from ``position(of:)``).
+    /// Removes the index at `position` (from ``position(of:)``). (``Bag`` removes from ``inUse``
+    /// itself, in the same branch as from its items.)
     @inlinable mutating func remove(at position: Int) {
         if position == inUse.count &- 1 { inUse.removeLast() } else { inUse.remove(at: position) }
     }
