@@ -38,7 +38,8 @@ RECEIVER_FUZZ_TARGET=core "$out/fuzz-receiver" "$out/corpus" -max_total_time="$h
 echo "=== the adapter, $(( seconds - half > 0 ? seconds - half : 1 )) s"
 # No leak check here: the reference model keeps a running start alive through cycles, as
 # SwiftSignalKit does (a run's starts are left running when it ends). The library's own leaks are
-# pinned by SwiftSignalKitTraceTests ("No leak when a start's handle is dropped").
+# pinned by the trace suites' "No leak when a start's handle is dropped" (SignalMetaTraceTests) and
+# by SignalReduceTests.
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" RECEIVER_FUZZ_TARGET=signalkit "$out/fuzz-receiver" "$out/corpus-signalkit" \
     -max_total_time="$(( seconds - half > 0 ? seconds - half : 1 ))" -timeout=10 -max_len=1024 -detect_leaks=0 \
     -artifact_prefix="$out/" -print_final_stats=1

@@ -90,3 +90,11 @@ final class Source<Value: Sendable>: Sendable {
     func fail(_ code: Int) { subscribers.recorded.last?.putError(TestError(code: code)) }
     func complete() { subscribers.recorded.last?.putCompletion() }
 }
+
+/// Something whose release shows in a log, as SwiftSignalKit's own suite logs "… released".
+final class Logged: Sendable {
+    let name: String
+    let log: History<String>
+    init(_ name: String, _ log: History<String>) { (self.name, self.log) = (name, log) }
+    deinit { log.record("\(name) released") }
+}

@@ -1,13 +1,8 @@
-// Operators on `Receiver`, written against the core's `listen(to:)`.
-//
-// Every operator is lazy and per listener: the derived receiver does nothing until someone
-// listens to it, and each of its listeners gets its own upstream listener and its own state. So a
-// derived receiver keeps its upstream's strategy (a late listener of `cold.map(f)` gets every
-// mapped wave), and disposing a derived listener disposes its upstream listener. Operator state
-// needs no lock: calls to one listener never overlap.
-//
-// The operators are `@inlinable` so that a chain is specialised for its wave types where it is
-// used, like the core's delivery path: W5 in Benchmarks/README.md.
+// Operators on `Receiver`, written against the core's `listen(to:)`. Each is lazy and per
+// listener: a listener of the derived receiver gets its own upstream listener and state, so the
+// upstream's strategy carries over (a late listener of `cold.map(f)` gets every mapped wave) and
+// disposing it disposes the upstream listener. No lock: calls to one listener never overlap.
+// `@inlinable`, so that a chain is specialised for its wave types where it is used.
 
 extension Receiver {
     /// Transforms each wave.

@@ -1,12 +1,8 @@
-// async/await into signals: a `Signal` made from an async function or from an `AsyncSequence`.
-// (`Signal+Async.swift` goes the other way: `values` and `first()` turn a signal into async code.)
-//
-// Both are initialisers, as Swift spells conversions (`Array(sequence)`) and as `Task` spells
-// running async work (`Task(priority:operation:)`): `Signal { try await api.profile() }` and
-// `Signal(stream)`. Each start runs its own `Task`; the start's disposable cancels it. The task
-// reaches its subscriber through an `AsyncSignalRun`, which lets go of it at `dispose()`: from then
-// on nothing the task produces is put, and the handlers are released at once, even while a task
-// that ignores cancellation is still running.
+// async/await into signals: a `Signal` made from an async function or from an `AsyncSequence`,
+// as initialisers, the way Swift spells conversions (`Array(sequence)`) and `Task` spells running
+// async work. (`Signal+Async.swift` goes the other way.) Each start runs its own `Task`, which
+// reaches its subscriber through an `AsyncSignalRun`: disposing the start cancels the task and
+// lets go of the subscriber at once, even while a task that ignores cancellation still runs.
 
 extension Signal where T: Sendable, E: Error {
     /// Makes a signal whose every start runs `operation` in a new `Task`, then sends its result

@@ -1,21 +1,10 @@
 internal import Dispatch
 internal import Foundation  // Thread.isMainThread
 
-#if canImport(Glibc)
-internal import Glibc  // dlsym, pthread_getspecific
-#elseif canImport(Musl)
-internal import Musl
-#endif
-
 // What `Queue.isCurrent()` asks libdispatch and the thread, as cheaply as each platform allows.
-//
-// `DispatchQueue.getSpecific(key:)` is generic and not inlinable: it copies the value out of
-// libdispatch's box through the runtime's value witnesses and retains it, about 250 instructions
-// where the C call it wraps, `dispatch_get_specific`, takes 80. The Swift overlay marks that C
-// function unavailable, so on Linux it is looked up once with `dlsym` and called through a C
-// function pointer; everything falls back to the overlay where that lookup fails (a static build)
-// and on Apple platforms. `Thread.isMainThread` on Linux makes two system calls (`gettid`,
-// `getpid`); a thread's answer is kept in a thread-specific slot after its first question.
+// `DispatchQueue.getSpecific(key:)` is generic and copies and retains the value it finds; the C
+// call it wraps, `dispatch_get_specific`, which the overlay marks unavailable, is looked up once
+// and called directly on Linux (the overlay everywhere else, and where the lookup fails).
 
 /// Asks libdispatch, with one `dispatch_get_specific` call, what the running block's queue (or,
 /// failing that, the nearest of its target queues) carries under one key: libdispatch answers
@@ -72,7 +61,7 @@ struct DispatchSpecificProbe: Sendable {
     typealias GetSpecific = @convention(c) (UnsafeRawPointer) -> UnsafeMutableRawPointer?
 
     /// libdispatch's `dispatch_get_specific`, or `nil` if the dynamic linker does not know it.
-    private static let dispatchGetSpecific: GetSpecific? = dlsym(nil, "dispatch_get_specific").map {
+    private static let dispatchGetSpecific: GetSpecific? = Platform.address(ofSymbol: "dispatch_get_specific").map {
         unsafeBitCast($0, to: GetSpecific.self)
     }
 
@@ -85,36 +74,29 @@ struct DispatchSpecificProbe: Sendable {
 }
 
 /// Whether the calling thread is the main thread: `Thread.isMainThread`, which on Linux makes two
-/// system calls, so there each thread's answer is kept after its first question (a thread never
-/// becomes, or stops being, the main thread).
+/// system calls, so there each thread's answer is kept after its first question.
 func isMainThread() -> Bool {
     #if canImport(Darwin)
     return Thread.isMainThread
     #else
-    let slot = mainThreadSlot
-    switch UInt(bitPattern: pthread_getspecific(slot)) {
+    switch mainThreadAnswer.value {
     case MainThreadAnswer.yes.rawValue: return true
     case MainThreadAnswer.no.rawValue: return false
     default:
         let answer: MainThreadAnswer = Thread.isMainThread ? .yes : .no
-        pthread_setspecific(slot, UnsafeRawPointer(bitPattern: answer.rawValue))
+        mainThreadAnswer.value = answer.rawValue
         return answer == .yes
     }
     #endif
 }
 
 #if !canImport(Darwin)
-/// A thread's kept answer, stored as the slot's pointer value (no allocation, nothing to free).
+/// A thread's kept answer, stored as its word (0: not asked yet).
 private enum MainThreadAnswer: UInt {
     case no = 1
     case yes = 2
 }
 
-/// The thread-specific slot that keeps each thread's answer.
-private let mainThreadSlot: pthread_key_t = {
-    var slot = pthread_key_t()
-    let status = pthread_key_create(&slot, nil)
-    if status != 0 { fatalError("Queue: pthread_key_create failed with \(status)") }
-    return slot
-}()
+/// Each thread's answer: a thread never becomes, or stops being, the main thread.
+private let mainThreadAnswer = Platform.ThreadLocalWord(owner: "Queue")
 #endif

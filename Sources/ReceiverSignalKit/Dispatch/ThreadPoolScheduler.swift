@@ -4,13 +4,10 @@ internal import Dispatch
 internal import ObjectiveC  // autoreleasepool, as SwiftSignalKit drains one per task
 #endif
 
-/// The work list a ``ThreadPool``'s threads share: which lanes have tasks waiting, in the order
-/// they became ready, and which lanes are running. A lane is handed to one thread at a time, so
-/// its tasks never overlap; a thread finishing a lane's task puts the lane back at the end of the
-/// ready list if it has more, so busy lanes take turns.
-///
-/// The semaphore counts ready lanes: each ready lane is one `signal`, taken by one thread's `wait`.
-/// Tasks are taken out under the lock and run, and released, after unlocking.
+/// The work list a ``ThreadPool``'s threads share: the lanes with tasks waiting, in the order they
+/// became ready (the semaphore counts them), and the lanes running. A lane runs on one thread at a
+/// time and goes back to the end of the list after each task, so busy lanes take turns. Tasks are
+/// taken out under the lock and run, and released, after unlocking.
 final class ThreadPoolScheduler: Sendable {
     private struct Lane {
         /// Keeps the lane object, and so its identifier, unique while it is listed.

@@ -44,9 +44,8 @@ public final class DisposableSet: Disposable {
             disposable.dispose()
             return
         }
-        // Room for four at the first add, then for sixteen, then doubling: sixteen members take
-        // two buffers (five grown from one slot, three from four by doubling). A set of five to
-        // eight members holds 128 bytes more than by doubling.
+        // Room for four at the first add, then for sixteen, then doubling: fewer regrowths than
+        // from one slot, for sets that mostly hold a few members.
         let capacity = members!.capacity
         if members!.count == capacity, capacity < 16 { members!.reserveCapacity(capacity == 0 ? 4 : 16) }
         members!.append(disposable)

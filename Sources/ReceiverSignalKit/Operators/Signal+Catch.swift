@@ -21,9 +21,9 @@
         // No `Subscriber` of its own: the first signal's values go straight on, and the rest
         // through the StartPair (see StartPair.swift).
         Signal(start: { next, error, completed in
-            let starts = StartPair<T, R>(next: next, error: error, completed: completed)
-            let sender = StartPair<T, R>.Sender(starts)  // the handlers hold this, not `starts`
-            starts.setFirst(
+            let pair = StartPair<T, R>(next: next, error: error, completed: completed)
+            let sender = StartPair<T, R>.Sender(pair)  // the handlers hold this, not `pair`
+            pair.setFirst(
                 signal.start(
                     next: next,
                     error: { error in
@@ -34,7 +34,7 @@
                     },
                     completed: { sender.pair.putCompletion() }
                 ))
-            return starts
+            return pair
         })
     }
 }

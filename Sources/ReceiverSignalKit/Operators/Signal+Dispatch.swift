@@ -92,9 +92,9 @@ public func runOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal { subscriber in
             guard !queue.isCurrent() else { return signal.startForwarding(to: subscriber) }
-            let start = DeferredStart()
-            queue.justDispatch { start.start { signal.startForwarding(to: subscriber) } }
-            return start
+            let pending = DeferredStart()
+            queue.justDispatch { pending.start { signal.startForwarding(to: subscriber) } }
+            return pending
         }
     }
 }
@@ -114,9 +114,9 @@ public func runOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
 public func runOn<T, E>(_ threadPool: ThreadPool) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal { subscriber in
-            let start = DeferredStart()
-            threadPool.addTask(ThreadPoolTask { _ in start.start { signal.startForwarding(to: subscriber) } })
-            return start
+            let pending = DeferredStart()
+            threadPool.addTask(ThreadPoolTask { _ in pending.start { signal.startForwarding(to: subscriber) } })
+            return pending
         }
     }
 }

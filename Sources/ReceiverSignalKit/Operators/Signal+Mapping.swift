@@ -1,25 +1,13 @@
-// The operators of SwiftSignalKit's Signal_Mapping.swift.
-//
-// How the operators that only reshape a start are built (these, and most in the other
-// Signal+… files). Such an operator transforms, drops or adds events, but never ends a start on
-// its own and does nothing when it is disposed, so it needs no subscriber of its own: a start of
-// the derived signal runs the upstream signal with handlers adapted from the downstream's and
-// returns the upstream start's disposable. The upstream start already guarantees what a
-// subscriber would — calls to one start's handlers never overlap, nothing follows its terminal
-// event, after its `dispose()` returns no handler is called again — so the stage costs only the
-// closures it adapts, and a value crosses it with one closure call.
-//
-// Two rules keep that true:
-// - Per-start state (`distinctUntilChanged`'s last value, `take`'s count) is a local of the
-//   start, captured by its handlers, and has no lock: the handlers of one start never overlap.
-// - The adapted handlers are closure literals passed straight to `run`, the signal's stored
-//   start function. Going through a differently typed closure or `start(next:…)` instead makes
-//   the compiler re-wrap each handler between its specialised and its generic form: two more
-//   allocations per stage and start (measured: 3 instead of 1 per `map`).
-//
-// A missing downstream handler stays missing, but the operator's own closures still run for
-// every event (`map`'s transform runs even under a bare `start()`), as in SwiftSignalKit, whose
-// stages always handle every event.
+// The operators of SwiftSignalKit's Signal_Mapping.swift, and how an operator that only reshapes a
+// start is built (these, and most in the other Signal+… files). It never ends a start on its own
+// and does nothing at disposal, so it needs no subscriber: a start runs the upstream with handlers
+// adapted from the downstream's and returns the upstream start, which already keeps a subscriber's
+// promises (one handler call at a time, nothing after the end or after `dispose()` returned).
+// - Per-start state is a local of the start, captured by its handlers, with no lock.
+// - The adapted handlers are closure literals passed straight to `run`: through another closure
+//   type or `start(next:…)`, the compiler re-wraps each handler, allocating at every start.
+// - A missing downstream handler stays missing, but the operator's own closures run for every
+//   event (`map`'s transform under a bare `start()` too), as in SwiftSignalKit.
 
 /// Transforms each value.
 ///

@@ -30,13 +30,7 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
 /// - Parameter signal: The outer signal, whose values are signals.
 /// - Returns: The values of the current inner signal.
 @inlinable public func switchToLatest<T, E>(_ signal: Signal<Signal<T, E>, E>) -> Signal<T, E> {
-    Flattening<T, E>.signal(.switching) { transmitter in
-        signal.start(
-            next: { transmitter.broadcast(.signal($0)) },
-            error: { transmitter.broadcast(.outerFailed($0)) },
-            completed: { transmitter.broadcast(.outerCompleted) }
-        )
-    }
+    Flattening<T, E>.signal(.switching, of: signal) { $0 }
 }
 
 /// Flattens a signal of signals by running the inner signals one at a time, in the order they
@@ -55,13 +49,7 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
 /// - Parameter signal: The outer signal, whose values are signals.
 /// - Returns: The values of every inner signal, one inner after the other.
 @inlinable public func queue<T, E>(_ signal: Signal<Signal<T, E>, E>) -> Signal<T, E> {
-    Flattening<T, E>.signal(.queueing) { transmitter in
-        signal.start(
-            next: { transmitter.broadcast(.signal($0)) },
-            error: { transmitter.broadcast(.outerFailed($0)) },
-            completed: { transmitter.broadcast(.outerCompleted) }
-        )
-    }
+    Flattening<T, E>.signal(.queueing, of: signal) { $0 }
 }
 
 /// Flattens a signal of signals like ``queue(_:)``, but keeps only the **newest** waiting inner:
@@ -76,13 +64,7 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
 /// - Parameter signal: The outer signal, whose values are signals.
 /// - Returns: The values of the inner signals that ran, one inner after the other.
 @inlinable public func throttled<T, E>(_ signal: Signal<Signal<T, E>, E>) -> Signal<T, E> {
-    Flattening<T, E>.signal(.throttling) { transmitter in
-        signal.start(
-            next: { transmitter.broadcast(.signal($0)) },
-            error: { transmitter.broadcast(.outerFailed($0)) },
-            completed: { transmitter.broadcast(.outerCompleted) }
-        )
-    }
+    Flattening<T, E>.signal(.throttling, of: signal) { $0 }
 }
 
 /// Maps each value to a signal and follows the newest one: `map(f) |> switchToLatest`,
@@ -99,15 +81,7 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
 /// - Parameter f: Makes the signal to follow for a value.
 /// - Returns: A function from a signal to the values of the signal made for its latest value.
 @inlinable public func mapToSignal<T, R, E>(_ f: @escaping (T) -> Signal<R, E>) -> (Signal<T, E>) -> Signal<R, E> {
-    { signal in
-        Flattening<R, E>.signal(.switching) { transmitter in
-            signal.start(
-                next: { transmitter.broadcast(.signal(f($0))) },
-                error: { transmitter.broadcast(.outerFailed($0)) },
-                completed: { transmitter.broadcast(.outerCompleted) }
-            )
-        }
-    }
+    { signal in Flattening<R, E>.signal(.switching, of: signal, f) }
 }
 
 /// ``mapToSignal(_:)`` from a signal that cannot fail to signals that can: the result fails when
@@ -145,15 +119,7 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
 /// - Returns: A function from a signal to the values of the signals made for its values, one
 ///   after the other.
 @inlinable public func mapToQueue<T, R, E>(_ f: @escaping (T) -> Signal<R, E>) -> (Signal<T, E>) -> Signal<R, E> {
-    { signal in
-        Flattening<R, E>.signal(.queueing) { transmitter in
-            signal.start(
-                next: { transmitter.broadcast(.signal(f($0))) },
-                error: { transmitter.broadcast(.outerFailed($0)) },
-                completed: { transmitter.broadcast(.outerCompleted) }
-            )
-        }
-    }
+    { signal in Flattening<R, E>.signal(.queueing, of: signal, f) }
 }
 
 /// Maps each value to a signal and runs those signals one at a time, keeping only the newest
@@ -167,9 +133,17 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
 ///   delivers the value.
 /// - Returns: A function from a signal to the values of the signals that ran.
 @inlinable public func mapToThrottled<T, R, E>(_ f: @escaping (T) -> Signal<R, E>) -> (Signal<T, E>) -> Signal<R, E> {
-    { signal in
-        Flattening<R, E>.signal(.throttling) { transmitter in
-            signal.start(
+    { signal in Flattening<R, E>.signal(.throttling, of: signal, f) }
+}
+
+extension Flattening {
+    /// The flattening operators' one body: each start runs `outer` and hands the engine the signal
+    /// `f` makes of each of its values, then the outer's end.
+    @inlinable static func signal<T>(_ mode: Mode, of outer: Signal<T, E>, _ f: @escaping (T) -> Signal<R, E>)
+        -> Signal<R, E>
+    {
+        signal(mode) { transmitter in
+            outer.start(
                 next: { transmitter.broadcast(.signal(f($0))) },
                 error: { transmitter.broadcast(.outerFailed($0)) },
                 completed: { transmitter.broadcast(.outerCompleted) }
@@ -195,9 +169,9 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
         // No `Subscriber` of its own: the first signal's values go straight on, and the rest
         // through the StartPair (see StartPair.swift).
         Signal(start: { next, error, completed in
-            let starts = StartPair<T, E>(next: next, error: error, completed: completed)
-            let sender = StartPair<T, E>.Sender(starts)  // the handlers hold this, not `starts`
-            starts.setFirst(
+            let pair = StartPair<T, E>(next: next, error: error, completed: completed)
+            let sender = StartPair<T, E>.Sender(pair)  // the handlers hold this, not `pair`
+            pair.setFirst(
                 signal.start(
                     next: next,
                     error: { sender.pair.putError($0) },
@@ -208,7 +182,7 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
                                 completed: { sender.pair.putCompletion() }))
                     }
                 ))
-            return starts
+            return pair
         })
     }
 }

@@ -118,14 +118,9 @@ extension Passthrough: Sendable where T: Sendable {}
 }
 
 /// One start of the queued ``reduceLeft(_:generator:)``: the accumulator, the values waiting for
-/// their step, and which step is running.
-///
-/// Steps may complete on any thread, while the upstream sends more values, so the state is
-/// locked. Nothing user-made runs under the lock: transitions decide what to do next and
-/// return it (the accumulator and value of the next step, or the fold to send), and that is
-/// done after unlocking. A step that completes while it is still being started (synchronously,
-/// or on another thread before `start` returns) is continued by the loop in `run(_:)` rather
-/// than recursively, so a long queue of synchronous steps does not grow the stack.
+/// their step, and which step runs. Steps complete on any thread, so the state is locked; its
+/// transitions return what to run next, which runs after unlocking. A step that completes while it
+/// is being started is continued by the loop in `run(_:)`, not recursively.
 @usableFromInline final class QueuedFold<T, E> {
     /// What to do after a transition.
     enum Action {

@@ -1,10 +1,8 @@
-// SwiftSignalKit's Signal_SideEffects.swift: run code at points of a start without changing what
-// it sends. `afterNext` and `beforeStarted` only reshape a start (see Signal+Mapping.swift for how
-// those are built): nothing of theirs follows their function. The others have a subscriber of
-// their own per start, as in SwiftSignalKit, because when their function runs relative to the
-// start's end is observable: once `beforeNext`'s or `beforeCompleted`'s function has disposed the
-// start, nothing follows it; `afterCompleted`'s runs after the downstream's completion has
-// disposed the upstream; and `afterDisposed` and `withState` act when the start is torn down.
+// SwiftSignalKit's Signal_SideEffects.swift: code run at points of a start, which sends what it
+// sent. `afterNext` and `beforeStarted` only reshape a start (Signal+Mapping.swift). The others
+// have a subscriber per start, as in SwiftSignalKit, because when their function runs against the
+// start's end shows: nothing follows a function that disposed the start, `afterCompleted` runs
+// after the upstream was disposed, `afterDisposed` and `withState` when the start is torn down.
 
 /// Calls `f` with each value just before passing it on (not passed on if `f` disposed the start).
 ///

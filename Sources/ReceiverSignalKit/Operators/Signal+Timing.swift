@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-internal import Darwin
-#elseif canImport(Glibc)
-internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#endif
-
 // Time-based operators as free functions for the pipe, as in SwiftSignalKit. Their timers are
 // ReceiverSignalKit's `Timer`s on the given queue.
 
@@ -33,16 +25,16 @@ public func delay<T, E>(_ timeout: Double, queue: Queue) -> (_ signal: Signal<T,
     if timeout.isNaN { stopOnInvalidDuration("delay(_:queue:) needs a timeout in seconds", got: timeout) }
     return { signal in
         Signal { subscriber in
-            let start = DeferredStart()
+            let pending = DeferredStart()
             queue.async {
                 let timer = Timer(
                     timeout: timeout, repeat: false,
                     completion: {
-                        start.start { signal.startForwarding(to: subscriber) }
+                        pending.start { signal.startForwarding(to: subscriber) }
                     }, queue: queue)
-                if start.replaceTimer(with: timer) { timer.start() }
+                if pending.replaceTimer(with: timer) { timer.start() }
             }
-            return start
+            return pending
         }
     }
 }
@@ -80,16 +72,16 @@ public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0
     }
     return { signal in
         Signal { subscriber in
-            let start = DeferredStart()
+            let pending = DeferredStart()
             queue.async {
                 let deadline = wallClockSeconds(on: queue) + timeout
                 let waitForDeadline = {
                     let timer = Timer(
                         timeout: max(0, deadline - wallClockSeconds(on: queue)), repeat: false,
                         completion: {
-                            start.start { signal.startForwarding(to: subscriber) }
+                            pending.start { signal.startForwarding(to: subscriber) }
                         }, queue: queue)
-                    if start.replaceTimer(with: timer) { timer.start() }  // invalidates the checking timer
+                    if pending.replaceTimer(with: timer) { timer.start() }  // invalidates the checking timer
                 }
                 guard timeout > granularity * 1.1 else { return waitForDeadline() }
                 let checks = Timer(
@@ -97,9 +89,9 @@ public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0
                     completion: {
                         if deadline - granularity * 1.1 <= wallClockSeconds(on: queue) { waitForDeadline() }
                     }, queue: queue)
-                if start.replaceTimer(with: checks) { checks.start() }
+                if pending.replaceTimer(with: checks) { checks.start() }
             }
-            return start
+            return pending
         }
     }
 }
@@ -166,12 +158,8 @@ public func timeout<T, E>(_ timeout: Double, queue: Queue, alternate: Signal<T, 
     fatalError("\(problem), got \(value)")
 }
 
-/// Seconds since 1970 by the wall clock (`CLOCK_REALTIME`), which, unlike a dispatch timer's clock,
-/// keeps running while the device sleeps; for
-/// a virtual-time `queue`, its virtual time, which is all the time there is for its timers.
+/// The wall clock's seconds, which keep running while the device sleeps; for a virtual-time
+/// `queue`, its virtual time, which is all the time there is for its timers.
 @usableFromInline func wallClockSeconds(on queue: Queue) -> Double {
-    if let virtual = queue.virtual { return virtual.now }
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000
+    queue.virtual?.now ?? Platform.wallClockSeconds()
 }

@@ -25,12 +25,10 @@ public final class Bag<T> {
     public typealias Index = Int
 
     // Unchecked exclusivity: no user code runs during an access to them (an item's `deinit` runs
-    // after the change that let it go), so the runtime's check could never fire, and it cost
-    // half of an add and remove.
-    /// The indices of `items`, increasing.
-    @exclusivity(unchecked) @usableFromInline var indices: [Index] = []
+    // after the change that let it go), so the runtime's check could never fire.
+    /// The index of each item of `items`, in the same order.
+    @exclusivity(unchecked) @usableFromInline var indices = IncreasingIndices(from: 0)
     @exclusivity(unchecked) @usableFromInline var items: [T] = []
-    @usableFromInline var nextIndex: Index = 0
 
     /// Makes an empty bag.
     ///
@@ -57,9 +55,7 @@ public final class Bag<T> {
     /// - Complexity: O(1) amortised.
     @inlinable @discardableResult
     public func add(_ item: T) -> Index {
-        let index = nextIndex
-        nextIndex += 1
-        indices.append(index)
+        let index = indices.add()
         items.append(item)
         return index
     }
@@ -74,7 +70,7 @@ public final class Bag<T> {
     /// - Returns: The item, or `nil`.
     /// - Complexity: O(log n).
     @inlinable public func get(_ index: Index) -> T? {
-        position(of: index).map { items[$0] }
+        indices.position(of: index).map { items[$0] }
     }
 
     /// Removes the item added under `index`; does nothing if it is gone already.
@@ -86,13 +82,13 @@ public final class Bag<T> {
     /// - Parameter index: What `add(_:)` returned.
     /// - Complexity: O(log n) to find it, plus moving the items added after it.
     @inlinable public func remove(_ index: Index) {
-        guard let position = position(of: index) else { return }
+        guard let position = indices.position(of: index) else { return }
         let removed: T
         if position == items.count &- 1 {  // the latest item: nothing to move
-            indices.removeLast()
+            indices.inUse.removeLast()
             removed = items.removeLast()
         } else {
-            indices.remove(at: position)
+            indices.inUse.remove(at: position)
             removed = items.remove(at: position)
         }
         withExtendedLifetime(removed) {}  // released here, once the bag is whole again
@@ -110,7 +106,7 @@ public final class Bag<T> {
     @inlinable public func removeAll() {
         var removed: [T] = []
         swap(&removed, &items)
-        indices.removeAll()
+        indices.inUse.removeAll()
         withExtendedLifetime(removed) {}  // released here, once the bag is empty
     }
 
@@ -135,7 +131,7 @@ public final class Bag<T> {
     /// - Returns: A copy of the `(index, item)` pairs still in the bag.
     /// - Complexity: O(n).
     @inlinable public func copyItemsWithIndices() -> [(Index, T)] {
-        Array(zip(indices, items))
+        Array(zip(indices.inUse, items))
     }
 
     /// The earliest item still in the bag, with its index; `nil` if the bag is empty.
@@ -146,20 +142,6 @@ public final class Bag<T> {
     ///
     /// - Complexity: O(1).
     @inlinable public var first: (Index, T)? {
-        items.first.map { (indices[0], $0) }
-    }
-
-    /// Where the item added under `index` is: at once for the first and the last item (the usual
-    /// removals), by binary search over the increasing indices otherwise.
-    @inlinable func position(of index: Index) -> Int? {
-        guard let first = indices.first, let last = indices.last, index >= first, index <= last else { return nil }
-        if index == first { return 0 }
-        if index == last { return indices.count &- 1 }
-        var (low, high) = (1, indices.count &- 1)
-        while low < high {
-            let middle = (low &+ high) >> 1
-            if indices[middle] < index { low = middle &+ 1 } else { high = middle }
-        }
-        return low < indices.count && indices[low] == index ? low : nil
+        items.first.map { (indices.inUse[0], $0) }
     }
 }

@@ -16,10 +16,8 @@
 ///
 /// > Note: Not thread-safe, as in SwiftSignalKit: its owner keeps it behind a lock.
 public final class CounterBag {
-    /// The tokens handed out and not removed, increasing. Unchecked exclusivity: no user code
-    /// runs during an access to it.
-    @exclusivity(unchecked) @usableFromInline var tokens: [Int] = []
-    @usableFromInline var nextToken = 1
+    /// The tokens, from 1. Unchecked exclusivity: no user code runs during an access to it.
+    @exclusivity(unchecked) @usableFromInline var tokens = IncreasingIndices(from: 1)
 
     /// Makes an empty bag.
     ///
@@ -33,7 +31,7 @@ public final class CounterBag {
     /// ```swift
     /// CounterBag().isEmpty   // true
     /// ```
-    @inlinable public var isEmpty: Bool { tokens.isEmpty }
+    @inlinable public var isEmpty: Bool { tokens.inUse.isEmpty }
 
     /// Hands out a new token and keeps it.
     ///
@@ -44,10 +42,7 @@ public final class CounterBag {
     /// - Returns: 1 the first time, then 2, 3, …; never reused.
     /// - Complexity: O(1) amortised.
     @inlinable public func add() -> Int {
-        let token = nextToken
-        nextToken += 1
-        tokens.append(token)
-        return token
+        tokens.add()
     }
 
     /// Removes `index`; does nothing if it is not in the bag.
@@ -59,11 +54,6 @@ public final class CounterBag {
     /// - Parameter index: A token `add()` returned.
     /// - Complexity: O(log n) to find it, plus moving the tokens handed out after it.
     @inlinable public func remove(_ index: Int) {
-        var (low, high) = (0, tokens.count)
-        while low < high {
-            let middle = (low &+ high) >> 1
-            if tokens[middle] < index { low = middle &+ 1 } else { high = middle }
-        }
-        if low < tokens.count && tokens[low] == index { tokens.remove(at: low) }
+        if let position = tokens.position(of: index) { tokens.remove(at: position) }
     }
 }

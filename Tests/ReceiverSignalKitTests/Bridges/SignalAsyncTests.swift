@@ -2,12 +2,6 @@ import ReceiverSignalKit
 import ReceiverSignalKitTesting
 import Testing
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
-
 @Suite(.detectingLeaks) struct SignalAsyncTests {
     @Test func valuesFinishesOnCompletion() async {
         let signal = Signal<Int, NoError> { subscriber in
@@ -185,7 +179,7 @@ import Glibc
 
     @Test func getOfNeverThenASignalStopsWithAMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            alarm(20)
+            startWatchdog(seconds: 20)
             _ = await (Signal<Int, NoError>.never() |> then(.single(1))).get()
         }
         expectStopped(result, "never() |> then")
@@ -193,7 +187,7 @@ import Glibc
 
     @Test func getOfNeverCaughtStopsWithAMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            alarm(20)
+            startWatchdog(seconds: 20)
             _ = await (Signal<Int, TestError>.never() |> `catch` { _ in Signal<Int, NoError>.single(1) }).get()
         }
         expectStopped(result, "never() |> catch")
@@ -201,7 +195,7 @@ import Glibc
 
     @Test func getOfASignalThenNeverStopsWithAMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            alarm(20)
+            startWatchdog(seconds: 20)
             _ = await (Signal<Int, NoError>.complete() |> then(.never())).get()
         }
         expectStopped(result, "complete() |> then(never())")

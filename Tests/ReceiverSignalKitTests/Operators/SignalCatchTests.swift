@@ -3,14 +3,6 @@ import ReceiverSignalKit
 import ReceiverSignalKitTesting
 import Testing
 
-/// Starts `signal`, logging "next v", "error e" and "completed".
-@discardableResult
-private func record<E>(_ signal: Signal<Int, E>, _ log: History<String>) -> any Disposable {
-    signal.start(
-        next: { log.record("next \($0)") }, error: { log.record("error \($0)") }, completed: { log.record("completed") }
-    )
-}
-
 /// A signal that, at its n-th start (from 1), sends n and then completes — or fails, from
 /// start `failingFrom` on — all before its generator returns.
 private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> (Signal<Int, TestError>, Atomic<Int>) {
@@ -34,12 +26,12 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
     @Test func catchStartsTheAlternativeBeforeDisposingTheFailedStart() {
         let log = History<String>()
         let (source, alternative) = (Source<Int>("s", log), Source<Int>("alt", log))
-        record(
+        startLogging(
             source.signal
                 |> `catch` { (error: TestError) -> Signal<Int, String> in
                     log.record("f \(error.code)")
                     return alternative.signal |> mapErrorToString
-                }, log)
+                }, into: log)
         source.emit(1)
         source.fail(3)
         source.emit(2)
@@ -55,13 +47,13 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
     @Test func catchPassesOnCompletionAndDisposesBoth() {
         let log = History<String>()
         let (source, alternative) = (Source<Int>("s", log), Source<Int>("alt", log))
-        record(source.signal |> `catch` { _ in alternative.signal }, log)
+        startLogging(source.signal |> `catch` { _ in alternative.signal }, into: log)
         source.complete()
         #expect(log.recorded == ["s.subscribe#1", "completed", "s.dispose#1"])
 
         let log2 = History<String>()
         let (source2, alternative2) = (Source<Int>("s", log2), Source<Int>("alt", log2))
-        let disposable = record(source2.signal |> `catch` { _ in alternative2.signal }, log2)
+        let disposable = startLogging(source2.signal |> `catch` { _ in alternative2.signal }, into: log2)
         source2.fail(1)
         disposable.dispose()
         alternative2.emit(5)
@@ -82,7 +74,7 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
             subscriber.putNext(9)  // after the dispose: not passed on
             return ActionDisposable { log.record("alt.dispose") }
         }
-        _ = disposable.swap(record(source.signal |> `catch` { _ in alternative }, log))
+        _ = disposable.swap(startLogging(source.signal |> `catch` { _ in alternative }, into: log))
         source.fail(1)
         #expect(log.recorded == ["s.subscribe#1", "alt.subscribe", "s.dispose#1", "alt.dispose"])
     }
@@ -92,7 +84,7 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
     @Test func restartStartsAgainAfterEachCompletionAndNeverCompletes() {
         let log = History<String>()
         let source = Source<Int>("s", log)
-        let disposable = record(restart(source.signal), log)
+        let disposable = startLogging(restart(source.signal), into: log)
         source.emit(1)
         source.complete()
         source.emit(2)
@@ -109,7 +101,7 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
     @Test func restartPassesOnAnErrorAndStops() {
         let log = History<String>()
         let source = Source<Int>("s", log)
-        record(restart(source.signal), log)
+        startLogging(restart(source.signal), into: log)
         source.complete()
         source.fail(2)
         #expect(
@@ -140,7 +132,7 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
             onStart: { subscriber, start in
                 if start == 1 { subscriber.putCompletion() }
             })
-        record(restart(source.signal), log).disposed(by: bag)
+        startLogging(restart(source.signal), into: log).disposed(by: bag)
         source.emit(7)
         #expect(log.recorded == ["s.subscribe#1", "s.dispose#1", "s.subscribe#2", "next 7"])
     }
@@ -148,7 +140,7 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
     @Test func recurseIsRestart() {
         let log = History<String>()
         let source = Source<Int>("s", log)
-        record(source.signal |> recurse(42), log)
+        startLogging(source.signal |> recurse(42), into: log)
         source.emit(1)
         source.complete()
         source.fail(3)
@@ -202,7 +194,7 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
         let scheduler = TestScheduler()
         let log = History<String>()
         let source = Source<Int>("s", log)
-        let disposable = record(source.signal |> retry(1, maxDelay: 1, onQueue: scheduler.queue()), log)
+        let disposable = startLogging(source.signal |> retry(1, maxDelay: 1, onQueue: scheduler.queue()), into: log)
         source.fail(1)
         disposable.dispose()
         #expect(scheduler.run())
@@ -285,7 +277,7 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
                 log.record("condition \(error.code)")
                 return error.code == 1 ? .restart : .error("mapped \(error.code)")
             }
-        record(mapped, log)
+        startLogging(mapped, into: log)
         source.emit(1)
         source.fail(1)
         source.emit(2)
@@ -300,8 +292,9 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
     @Test func restartOrMapErrorPassesOnCompletion() {
         let log = History<String>()
         let source = Source<Int>("s", log)
-        record(
-            source.signal |> restartOrMapError { (_: TestError) -> RestartOrMapErrorCondition<Int> in .restart }, log)
+        startLogging(
+            source.signal |> restartOrMapError { (_: TestError) -> RestartOrMapErrorCondition<Int> in .restart },
+            into: log)
         source.fail(1)
         source.complete()
         #expect(log.recorded == ["s.subscribe#1", "s.subscribe#2", "s.dispose#1", "completed", "s.dispose#2"])

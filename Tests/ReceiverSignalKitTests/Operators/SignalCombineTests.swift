@@ -3,13 +3,6 @@ import ReceiverSignalKit
 import ReceiverSignalKitTesting
 import Testing
 
-/// What a start of a combined signal received, in order.
-private enum Event<Value: Equatable & Sendable>: Equatable, Sendable {
-    case next(Value)
-    case error(TestError)
-    case completed
-}
-
 /// A controllable input named `name`: what is put into the returned subscriber reaches every
 /// start of the returned signal, and each start and disposal is written to `log`.
 private func input(_ name: String, log: History<String>) -> (Subscriber<Int, TestError>, Signal<Int, TestError>) {
@@ -26,31 +19,7 @@ private func input(_ name: String, log: History<String>) -> (Subscriber<Int, Tes
     return (subscriber, signal)
 }
 
-/// Starts `signal`, recording every event (values made `Equatable` by `transform`).
-private func record<T, Value>(
-    _ signal: Signal<T, TestError>, _ transform: @escaping (T) -> Value
-) -> (History<Event<Value>>, any Disposable) {
-    let history = History<Event<Value>>()
-    let disposable = signal.start(
-        next: { history.record(.next(transform($0))) },
-        error: { history.record(.error($0)) },
-        completed: { history.record(.completed) }
-    )
-    return (history, disposable)
-}
-
 private func pair(_ value: (Int, Int)) -> [Int] { [value.0, value.1] }
-
-/// Ends the process with a failure after `seconds`, so that a deadlock fails its exit test
-/// instead of hanging the suite.
-private enum Watchdog {
-    static func start(seconds: Double) {
-        Thread {
-            Thread.sleep(forTimeInterval: seconds)
-            exit(2)
-        }.start()
-    }
-}
 
 @Suite(.detectingLeaks) struct SignalCombineTests {
     @Test func subscribesToEveryInputInOrderSynchronouslyAtStart() {
@@ -66,56 +35,60 @@ private enum Watchdog {
     @Test func sendsNothingUntilEveryInputHasAValueThenATupleOnEveryValue() {
         let log = History<String>()
         let (a, signalA) = input("a", log: log), (b, signalB) = input("b", log: log)
-        let (history, disposable) = record(combineLatest(signalA, signalB), pair)
+        let scheduler = TestScheduler()
+        let recording = scheduler.record(combineLatest(signalA, signalB) |> map(pair))
         a.putNext(1)
         a.putNext(2)
-        #expect(history.recorded == [])
+        #expect(recording.events == [])
         b.putNext(10)
         a.putNext(3)
         b.putNext(20)
         b.putNext(20)
-        #expect(history.recorded == [.next([2, 10]), .next([3, 10]), .next([3, 20]), .next([3, 20])])
-        disposable.dispose()
+        #expect(recording.events == [.next(0, [2, 10]), .next(0, [3, 10]), .next(0, [3, 20]), .next(0, [3, 20])])
+        recording.dispose()
     }
 
     @Test func completesOnlyWhenEveryInputHasCompleted() {
         let log = History<String>()
         let (a, signalA) = input("a", log: log), (b, signalB) = input("b", log: log)
-        let (history, _) = record(combineLatest(signalA, signalB), pair)
+        let scheduler = TestScheduler()
+        let recording = scheduler.record(combineLatest(signalA, signalB) |> map(pair))
         a.putNext(1)
         b.putNext(2)
         a.putCompletion()
         b.putNext(3)
-        #expect(history.recorded == [.next([1, 2]), .next([1, 3])])
+        #expect(recording.events == [.next(0, [1, 2]), .next(0, [1, 3])])
         b.putCompletion()
-        #expect(history.recorded == [.next([1, 2]), .next([1, 3]), .completed])
+        #expect(recording.events == [.next(0, [1, 2]), .next(0, [1, 3]), .completed(0)])
         #expect(log.recorded == ["start a", "start b", "dispose a", "dispose b"])
     }
 
     @Test func anInputThatCompletesWithoutAValueMeansNoValueButCompletionStillWaitsForAll() {
         let log = History<String>()
         let (a, signalA) = input("a", log: log), (b, signalB) = input("b", log: log)
-        let (history, _) = record(combineLatest(signalA, signalB), pair)
+        let scheduler = TestScheduler()
+        let recording = scheduler.record(combineLatest(signalA, signalB) |> map(pair))
         a.putCompletion()
         b.putNext(1)
         b.putNext(2)
-        #expect(history.recorded == [])
+        #expect(recording.events == [])
         b.putCompletion()
-        #expect(history.recorded == [.completed])
+        #expect(recording.events == [.completed(0)])
     }
 
     @Test func theFirstErrorIsForwardedOnceAndDisposesEveryInput() {
         let log = History<String>()
         let (a, signalA) = input("a", log: log), (b, signalB) = input("b", log: log),
             (c, signalC) = input("c", log: log)
-        let (history, _) = record(combineLatest(signalA, signalB, signalC)) { [$0.0, $0.1, $0.2] }
+        let scheduler = TestScheduler()
+        let recording = scheduler.record(combineLatest(signalA, signalB, signalC) |> map { [$0.0, $0.1, $0.2] })
         a.putNext(1)
         b.putNext(2)
         c.putNext(3)
         b.putError(TestError(code: 1))
         c.putError(TestError(code: 2))
         a.putNext(4)
-        #expect(history.recorded == [.next([1, 2, 3]), .error(TestError(code: 1))])
+        #expect(recording.events == [.next(0, [1, 2, 3]), .error(0, TestError(code: 1))])
         #expect(log.recorded == ["start a", "start b", "start c", "dispose a", "dispose b", "dispose c"])
     }
 
@@ -127,22 +100,24 @@ private enum Watchdog {
             subscriber.putError(TestError(code: 7))
             return ActionDisposable { log.record("dispose a") }
         }
-        let (history, _) = record(combineLatest(failing, signalB), pair)
-        #expect(history.recorded == [.error(TestError(code: 7))])
+        let scheduler = TestScheduler()
+        let recording = scheduler.record(combineLatest(failing, signalB) |> map(pair))
+        #expect(recording.events == [.error(0, TestError(code: 7))])
         #expect(log.recorded == ["start a", "dispose a", "start b", "dispose b"])
     }
 
     @Test func disposingTheStartDisposesEveryInputAndStopsTheValues() {
         let log = History<String>()
         let (a, signalA) = input("a", log: log), (b, signalB) = input("b", log: log)
-        let (history, disposable) = record(combineLatest(signalA, signalB), pair)
+        let scheduler = TestScheduler()
+        let recording = scheduler.record(combineLatest(signalA, signalB) |> map(pair))
         a.putNext(1)
         b.putNext(2)
-        disposable.dispose()
+        recording.dispose()
         a.putNext(3)
         a.putCompletion()
         b.putCompletion()
-        #expect(history.recorded == [.next([1, 2])])
+        #expect(recording.events == [.next(0, [1, 2])])
         #expect(log.recorded == ["start a", "start b", "dispose a", "dispose b"])
     }
 
@@ -240,29 +215,32 @@ private enum Watchdog {
     }
 
     @Test func theSeededOverloadCompletesWhenBothInputsHave() {
-        let (history, _) = record(
-            combineLatest(Signal<Int, TestError>.single(1), 0, Signal<Int, TestError>.complete(), 5), pair)
-        #expect(history.recorded == [.next([0, 5]), .next([1, 5]), .completed])
+        let scheduler = TestScheduler()
+        let recording = scheduler.record(
+            combineLatest(Signal<Int, TestError>.single(1), 0, Signal<Int, TestError>.complete(), 5) |> map(pair))
+        #expect(recording.events == [.next(0, [0, 5]), .next(0, [1, 5]), .completed(0)])
     }
 
     @Test func theArrayOverloadCombinesInOrder() {
         let log = History<String>()
         let inputs = ["a", "b", "c"].map { input($0, log: log) }
-        let (history, _) = record(combineLatest(inputs.map(\.1)), { $0 })
+        let scheduler = TestScheduler()
+        let recording = scheduler.record(combineLatest(inputs.map(\.1)))
         inputs[2].0.putNext(3)
         inputs[0].0.putNext(1)
-        #expect(history.recorded == [])
+        #expect(recording.events == [])
         inputs[1].0.putNext(2)
         inputs[0].0.putNext(4)
         inputs[2].0.putNext(5)  // each array sent before stays as it was
         inputs.forEach { $0.0.putCompletion() }
-        #expect(history.recorded == [.next([1, 2, 3]), .next([4, 2, 3]), .next([4, 2, 5]), .completed])
+        #expect(recording.events == [.next(0, [1, 2, 3]), .next(0, [4, 2, 3]), .next(0, [4, 2, 5]), .completed(0)])
         #expect(log.recorded == ["start a", "start b", "start c", "dispose a", "dispose b", "dispose c"])
     }
 
     @Test func theArrayOverloadOfNoSignalsSendsAnEmptyArrayAndCompletesAtOnce() {
-        let (history, _) = record(combineLatest([Signal<Int, TestError>]()), { $0 })
-        #expect(history.recorded == [.next([]), .completed])
+        let scheduler = TestScheduler()
+        let recording = scheduler.record(combineLatest([Signal<Int, TestError>]()))
+        #expect(recording.events == [.next(0, []), .completed(0)])
     }
 
     @Test func withAQueueTheValuesAreCombinedAndSentOnIt() {
@@ -420,7 +398,7 @@ private enum Watchdog {
     /// the same start, which would deadlock if it ran under the start's lock.
     @Test func aReplacedValueMayReenterWhenReleased() async {
         await #expect(processExitsWith: .success) {
-            Watchdog.start(seconds: 10)
+            startWatchdog()
             final class Reentrant: Sendable {
                 let onDeinit: @Sendable () -> Void
                 init(onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }

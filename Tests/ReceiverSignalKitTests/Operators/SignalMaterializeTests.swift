@@ -11,13 +11,6 @@ private func describe<T, E>(_ event: SignalEvent<T, E>) -> String {
     }
 }
 
-/// Starts a signal of events and returns, as text, what it sent synchronously.
-private func history<T, E>(ofEvents signal: Signal<SignalEvent<T, E>, NoError>) -> [String] {
-    let events = History<String>()
-    signal.start(next: { events.record(describe($0)) }, completed: { events.record("completed") })
-    return events.recorded
-}
-
 /// A signal of the given event values, then a completion if `completes`.
 private func events(_ events: [SignalEvent<Int, TestError>], completes: Bool = true) -> Signal<
     SignalEvent<Int, TestError>, NoError
@@ -38,9 +31,11 @@ private func events(_ events: [SignalEvent<Int, TestError>], completes: Bool = t
     /// Mind the names: `dematerialize` turns events INTO values (Rx's `materialize`).
     @Test func dematerializeTurnsEventsIntoValuesThenCompletes() {
         #expect(
-            history(ofEvents: values([1, 2]) |> dematerialize) == ["Next(1)", "Next(2)", "Completion", "completed"])
+            history(of: values([1, 2]) |> dematerialize |> map(describe)) == [
+                "Next(1)", "Next(2)", "Completion", "completed",
+            ])
         #expect(
-            history(ofEvents: values([1], thenFail: TestError(code: 3)) |> dematerialize)
+            history(of: values([1], thenFail: TestError(code: 3)) |> dematerialize |> map(describe))
                 == ["Next(1)", "Error(TestError(code: 3))", "completed"])
     }
 
@@ -76,6 +71,6 @@ private func events(_ events: [SignalEvent<Int, TestError>], completes: Bool = t
         let plain: Signal<Int, LoadError> = Signal<Int, LoadError>.fail(.network) |> dematerialize |> materialize
         #expect(history(of: plain) == ["error network"])
         let void: Signal<SignalEvent<Int, Void>, NoError> = Signal<Int, Void>.single(1) |> dematerialize
-        #expect(history(ofEvents: void) == ["Next(1)", "Completion", "completed"])
+        #expect(history(of: void |> map(describe)) == ["Next(1)", "Completion", "completed"])
     }
 }

@@ -3,14 +3,6 @@ import ReceiverSignalKit
 import ReceiverSignalKitTesting
 import Testing
 
-/// Starts `signal`, logging "next v", "error code" and "completed".
-@discardableResult
-private func record<T>(_ signal: Signal<T, TestError>, _ log: History<String>) -> any Disposable {
-    signal.start(
-        next: { log.record("next \($0)") }, error: { log.record("error \($0.code)") },
-        completed: { log.record("completed") })
-}
-
 /// An outer source and the log it shares with its inners.
 private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) {
     let log = History<String>()
@@ -23,7 +15,7 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
     @Test func switchToLatestStartsTheNewInnerBeforeDisposingTheOne() {
         let (outer, log) = outerSource()
         let (a, b) = (Source<Int>("a", log), Source<Int>("b", log))
-        record(outer.signal |> switchToLatest, log)
+        startLogging(outer.signal |> switchToLatest, into: log)
         outer.emit(a.signal)
         a.emit(1)
         outer.emit(b.signal)
@@ -50,7 +42,7 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
                 a.emit(99)
                 a.complete()
             })
-        record(outer.signal |> switchToLatest, log)
+        startLogging(outer.signal |> switchToLatest, into: log)
         outer.emit(a.signal)
         outer.emit(b.signal)
         outer.complete()
@@ -76,7 +68,7 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
                 subscriber.putCompletion()
             }
         }
-        record(outer.signal |> switchToLatest, log)
+        startLogging(outer.signal |> switchToLatest, into: log)
         outer.emit(a)
         outer.emit(.single(2))
         outer.complete()
@@ -85,12 +77,12 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
 
     @Test func switchToLatestCompletesOnceTheOuterHasCompletedAndNoInnerRuns() {
         let log = History<String>()
-        record(Signal<Signal<Int, TestError>, TestError>.complete() |> switchToLatest, log)
+        startLogging(Signal<Signal<Int, TestError>, TestError>.complete() |> switchToLatest, into: log)
         #expect(log.recorded == ["completed"])
 
         let (outer, innerLog) = outerSource()
         let a = Source<Int>("a", innerLog)
-        record(outer.signal |> switchToLatest, innerLog)
+        startLogging(outer.signal |> switchToLatest, into: innerLog)
         outer.emit(a.signal)
         a.complete()
         outer.complete()
@@ -100,26 +92,32 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
     @Test func switchToLatestPassesOnAnInnerError() {
         let (outer, log) = outerSource()
         let a = Source<Int>("a", log)
-        record(outer.signal |> switchToLatest, log)
+        startLogging(outer.signal |> switchToLatest, into: log)
         outer.emit(a.signal)
         a.fail(7)
-        #expect(log.recorded == ["o.subscribe#1", "a.subscribe#1", "error 7", "a.dispose#1", "o.dispose#1"])
+        #expect(
+            log.recorded == [
+                "o.subscribe#1", "a.subscribe#1", "error TestError(code: 7)", "a.dispose#1", "o.dispose#1",
+            ])
     }
 
     @Test func switchToLatestPassesOnAnOuterError() {
         let (outer, log) = outerSource()
         let a = Source<Int>("a", log)
-        record(outer.signal |> switchToLatest, log)
+        startLogging(outer.signal |> switchToLatest, into: log)
         outer.emit(a.signal)
         outer.fail(5)
         a.emit(1)
-        #expect(log.recorded == ["o.subscribe#1", "a.subscribe#1", "error 5", "a.dispose#1", "o.dispose#1"])
+        #expect(
+            log.recorded == [
+                "o.subscribe#1", "a.subscribe#1", "error TestError(code: 5)", "a.dispose#1", "o.dispose#1",
+            ])
     }
 
     @Test func switchToLatestDisposesTheCurrentInnerThenTheOuter() {
         let (outer, log) = outerSource()
         let a = Source<Int>("a", log)
-        let disposable = record(outer.signal |> switchToLatest, log)
+        let disposable = startLogging(outer.signal |> switchToLatest, into: log)
         outer.emit(a.signal)
         disposable.dispose()
         a.emit(1)
@@ -162,7 +160,7 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
     @Test func queueRunsTheInnersOneAtATimeInArrivalOrder() {
         let (outer, log) = outerSource()
         let (a, b, c) = (Source<Int>("a", log), Source<Int>("b", log), Source<Int>("c", log))
-        record(outer.signal |> queue, log)
+        startLogging(outer.signal |> queue, into: log)
         outer.emit(a.signal)
         outer.emit(b.signal)
         outer.emit(c.signal)
@@ -201,16 +199,19 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
     @Test func queueDropsTheWaitingInnersOnAnErrorAndOnDisposal() {
         let (outer, log) = outerSource()
         let (a, b) = (Source<Int>("a", log), Source<Int>("b", log))
-        record(outer.signal |> queue, log)
+        startLogging(outer.signal |> queue, into: log)
         outer.emit(a.signal)
         outer.emit(b.signal)
         a.fail(4)
-        #expect(log.recorded == ["o.subscribe#1", "a.subscribe#1", "error 4", "a.dispose#1", "o.dispose#1"])
+        #expect(
+            log.recorded == [
+                "o.subscribe#1", "a.subscribe#1", "error TestError(code: 4)", "a.dispose#1", "o.dispose#1",
+            ])
         #expect(b.starts == 0)
 
         let (outer2, log2) = outerSource()
         let (c, d) = (Source<Int>("c", log2), Source<Int>("d", log2))
-        let disposable = record(outer2.signal |> queue, log2)
+        let disposable = startLogging(outer2.signal |> queue, into: log2)
         outer2.emit(c.signal)
         outer2.emit(d.signal)
         disposable.dispose()
@@ -222,7 +223,7 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
     @Test func throttledKeepsOnlyTheNewestWaitingInner() {
         let (outer, log) = outerSource()
         let sources = ["a", "b", "c", "d"].map { Source<Int>($0, log) }
-        record(outer.signal |> throttled, log)
+        startLogging(outer.signal |> throttled, into: log)
         sources.forEach { outer.emit($0.signal) }
         sources[0].emit(1)
         sources[0].complete()
@@ -243,12 +244,12 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         let log = History<String>()
         let source = Source<Int>("s", log)
         let inners = [1: Source<Int>("one", log), 2: Source<Int>("two", log)]
-        record(
+        startLogging(
             source.signal
                 |> mapToSignal { value in
                     log.record("f \(value)")
                     return inners[value]!.signal
-                }, log)
+                }, into: log)
         source.emit(1)
         inners[1]!.emit(10)
         source.emit(2)
@@ -300,24 +301,24 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         let log = History<String>()
         let (input, values) = Signal<Int, NoError>.pipe()
         let inner = Source<Int>("i", log)
-        record(
+        startLogging(
             values
                 |> mapToSignalPromotingError { value in
                     log.record("f \(value)")
                     return inner.signal
-                }, log)
+                }, into: log)
         input.putNext(1)
         inner.emit(10)
         inner.fail(3)
         input.putNext(2)
-        #expect(log.recorded == ["f 1", "i.subscribe#1", "next 10", "error 3", "i.dispose#1"])
+        #expect(log.recorded == ["f 1", "i.subscribe#1", "next 10", "error TestError(code: 3)", "i.dispose#1"])
     }
 
     @Test func mapToQueueRunsTheMappedSignalsInOrder() {
         let log = History<String>()
         let (input, values) = Signal<Int, TestError>.pipe()
         let inners = (0..<3).map { Source<Int>("q\($0)", log) }
-        record(values |> mapToQueue { inners[$0].signal }, log)
+        startLogging(values |> mapToQueue { inners[$0].signal }, into: log)
         (0..<3).forEach(input.putNext)
         inners[0].complete()
         inners[1].emit(1)
@@ -335,11 +336,14 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         let log = History<String>()
         let (input, values) = Signal<Int, TestError>.pipe()
         let inners = (0..<4).map { Source<Int>("t\($0)", log) }
-        record(values |> mapToThrottled { inners[$0].signal }, log)
+        startLogging(values |> mapToThrottled { inners[$0].signal }, into: log)
         (0..<4).forEach(input.putNext)
         inners[0].complete()
         inners[3].fail(9)
-        #expect(log.recorded == ["t0.subscribe#1", "t3.subscribe#1", "t0.dispose#1", "error 9", "t3.dispose#1"])
+        #expect(
+            log.recorded == [
+                "t0.subscribe#1", "t3.subscribe#1", "t0.dispose#1", "error TestError(code: 9)", "t3.dispose#1",
+            ])
     }
 
     // MARK: then, deferred, ignoreValues
@@ -347,7 +351,7 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
     @Test func thenStartsTheNextSignalWhenTheFirstCompletes() {
         let log = History<String>()
         let (first, next) = (Source<Int>("s", log), Source<Int>("n", log))
-        record(first.signal |> then(next.signal), log)
+        startLogging(first.signal |> then(next.signal), into: log)
         first.emit(1)
         first.complete()
         next.emit(2)
@@ -361,16 +365,16 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
     @Test func thenNeverStartsTheNextSignalAfterAnError() {
         let log = History<String>()
         let (first, next) = (Source<Int>("s", log), Source<Int>("n", log))
-        record(first.signal |> then(next.signal), log)
+        startLogging(first.signal |> then(next.signal), into: log)
         first.fail(3)
-        #expect(log.recorded == ["s.subscribe#1", "error 3", "s.dispose#1"])
+        #expect(log.recorded == ["s.subscribe#1", "error TestError(code: 3)", "s.dispose#1"])
         #expect(next.starts == 0)
     }
 
     @Test func thenDisposesBoth() {
         let log = History<String>()
         let (first, next) = (Source<Int>("s", log), Source<Int>("n", log))
-        let disposable = record(first.signal |> then(next.signal), log)
+        let disposable = startLogging(first.signal |> then(next.signal), into: log)
         first.complete()
         disposable.dispose()
         next.emit(1)
@@ -390,7 +394,7 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
             subscriber.putNext(9)  // after the dispose: not passed on
             return ActionDisposable { log.record("n.dispose") }
         }
-        _ = disposable.swap(record(first.signal |> then(next), log))
+        _ = disposable.swap(startLogging(first.signal |> then(next), into: log))
         first.complete()
         #expect(log.recorded == ["s.subscribe#1", "n.subscribe", "s.dispose#1", "n.dispose"])
     }
@@ -427,8 +431,8 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
             return .single(log.recorded.count)
         }
         #expect(log.recorded.isEmpty)
-        queue.sync { record(signal, log) }
-        record(signal, log)
+        queue.sync { startLogging(signal, into: log) }
+        startLogging(signal, into: log)
         #expect(
             log.recorded == [
                 "generator on queue: true", "next 1", "completed", "generator on queue: false", "next 4", "completed",
@@ -439,14 +443,16 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         let log = History<String>()
         let source = Source<Int>("s", log)
         let ignored: Signal<Never, TestError> = source.signal |> ignoreValues
-        record(ignored, log)
+        startLogging(ignored, into: log)
         source.emit(1)
         source.complete()
-        record(ignored, log)
+        startLogging(ignored, into: log)
         source.emit(2)
         source.fail(6)
         #expect(
-            log.recorded == ["s.subscribe#1", "completed", "s.dispose#1", "s.subscribe#2", "error 6", "s.dispose#2"])
+            log.recorded == [
+                "s.subscribe#1", "completed", "s.dispose#1", "s.subscribe#2", "error TestError(code: 6)", "s.dispose#2",
+            ])
     }
 
     // MARK: debug_measureTimeToFirstEvent
@@ -455,19 +461,19 @@ private func outerSource() -> (Source<Signal<Int, TestError>>, History<String>) 
         let log = History<String>()
         let source = Source<Int>("s", log)
         let measured = source.signal |> debug_measureTimeToFirstEvent(label: "test")
-        record(measured, log)
+        startLogging(measured, into: log)
         source.emit(1)
         source.emit(2)
         source.complete()
-        let disposable = record(measured, log)
+        let disposable = startLogging(measured, into: log)
         source.emit(3)
         disposable.dispose()
-        record(measured, log)
+        startLogging(measured, into: log)
         source.fail(8)
         #expect(
             log.recorded == [
                 "s.subscribe#1", "next 1", "next 2", "completed", "s.dispose#1",
-                "s.subscribe#2", "next 3", "s.dispose#2", "s.subscribe#3", "error 8", "s.dispose#3",
+                "s.subscribe#2", "next 3", "s.dispose#2", "s.subscribe#3", "error TestError(code: 8)", "s.dispose#3",
             ])
     }
 

@@ -198,4 +198,23 @@ private func runningSum(_ accumulator: Int, _ value: Int) -> Signal<(Int, Passth
             |> reduceLeft(1, generator: { _, _ in .fail(.network) })
         #expect(history(of: plain) == ["error network"])
     }
+
+    /// Where SwiftSignalKit leaks (a cycle through its subscribers): a queued fold that never ends,
+    /// started and its handle dropped, leaves nothing behind.
+    @Test func aNeverEndingQueuedReduceLeftWhoseHandleIsDroppedIsFreed() {
+        weak var weakSentinel: Witness?
+        do {
+            let sentinel = Witness()
+            weakSentinel = sentinel
+            (Signal<Int, NoError>.never()
+                |> reduceLeft(
+                    0,
+                    generator: { sum, value in
+                        _ = sentinel
+                        return .single((sum + value, .None))
+                    }))
+                .start()
+        }
+        #expect(weakSentinel == nil)
+    }
 }

@@ -15,18 +15,10 @@ private func logged(
     }
 }
 
-/// Starts `signal`, writing what it sends in `log`.
-@discardableResult
-private func start<T, E>(_ signal: Signal<T, E>, _ log: History<String>) -> any Disposable {
-    signal.start(
-        next: { log.record("next \($0)") }, error: { log.record("error \($0)") }, completed: { log.record("completed") }
-    )
-}
-
 @Suite(.detectingLeaks) struct SignalSideEffectsTests {
     @Test func beforeNextRunsBeforeEachValueIsPassedOn() {
         let log = History<String>()
-        start(logged(log, [1, 2]) |> beforeNext { log.record("before \($0)") }, log)
+        startLogging(logged(log, [1, 2]) |> beforeNext { log.record("before \($0)") }, into: log)
         #expect(
             log.recorded == [
                 "upstream started", "before 1", "next 1", "before 2", "next 2", "completed", "upstream disposed",
@@ -35,7 +27,7 @@ private func start<T, E>(_ signal: Signal<T, E>, _ log: History<String>) -> any 
 
     @Test func afterNextRunsAfterEachValueIsPassedOn() {
         let log = History<String>()
-        start(logged(log, [1, 2]) |> afterNext { log.record("after \($0)") }, log)
+        startLogging(logged(log, [1, 2]) |> afterNext { log.record("after \($0)") }, into: log)
         #expect(
             log.recorded == [
                 "upstream started", "next 1", "after 1", "next 2", "after 2", "completed", "upstream disposed",
@@ -54,15 +46,15 @@ private func start<T, E>(_ signal: Signal<T, E>, _ log: History<String>) -> any 
                 log.record("upstream disposed")
             }
         }
-        start(upstream |> afterNext { log.record("after \($0)") } |> take(1), log)
+        startLogging(upstream |> afterNext { log.record("after \($0)") } |> take(1), into: log)
         [1, 2].forEach(input.putNext)
         #expect(log.recorded == ["next 1", "completed", "upstream disposed", "after 1"])
         // A generator still sending before it returns cannot be disposed yet: its later values
         // still pass `afterNext` (take drops them), as in SwiftSignalKit.
         let synchronous = History<String>()
-        start(
+        startLogging(
             logged(synchronous, [1, 2], completes: false) |> afterNext { synchronous.record("after \($0)") } |> take(1),
-            synchronous)
+            into: synchronous)
         #expect(
             synchronous.recorded == [
                 "upstream started", "next 1", "completed", "after 1", "after 2", "upstream disposed",
@@ -72,39 +64,46 @@ private func start<T, E>(_ signal: Signal<T, E>, _ log: History<String>) -> any 
     @Test func beforeStartedRunsAtEachStartBeforeTheUpstreamStarts() {
         let log = History<String>()
         let signal = logged(log, [1]) |> beforeStarted { log.record("before started") }
-        start(signal, log)
-        start(signal, log)
+        startLogging(signal, into: log)
+        startLogging(signal, into: log)
         let once = ["before started", "upstream started", "next 1", "completed", "upstream disposed"]
         #expect(log.recorded == once + once)
     }
 
     @Test func beforeCompletedRunsBeforeTheCompletionOnly() {
         let log = History<String>()
-        start(logged(log, [1]) |> beforeCompleted { log.record("before completed") }, log)
+        startLogging(logged(log, [1]) |> beforeCompleted { log.record("before completed") }, into: log)
         #expect(log.recorded == ["upstream started", "next 1", "before completed", "completed", "upstream disposed"])
         let quiet = History<String>()
-        start(
-            logged(quiet, [], error: TestError(code: 1)) |> beforeCompleted { quiet.record("before completed") }, quiet)
-        start(logged(quiet, [], completes: false) |> beforeCompleted { quiet.record("before completed") }, quiet)
-            .dispose()
+        startLogging(
+            logged(quiet, [], error: TestError(code: 1)) |> beforeCompleted { quiet.record("before completed") },
+            into: quiet)
+        startLogging(
+            logged(quiet, [], completes: false) |> beforeCompleted { quiet.record("before completed") }, into: quiet
+        )
+        .dispose()
         #expect(!quiet.recorded.contains("before completed"))
     }
 
     @Test func afterCompletedRunsAfterTheCompletionOnly() {
         let log = History<String>()
-        start(logged(log, [1]) |> afterCompleted { log.record("after completed") }, log)
+        startLogging(logged(log, [1]) |> afterCompleted { log.record("after completed") }, into: log)
         #expect(log.recorded == ["upstream started", "next 1", "completed", "after completed", "upstream disposed"])
         let quiet = History<String>()
-        start(logged(quiet, [], error: TestError(code: 1)) |> afterCompleted { quiet.record("after completed") }, quiet)
-        start(logged(quiet, [], completes: false) |> afterCompleted { quiet.record("after completed") }, quiet)
-            .dispose()
+        startLogging(
+            logged(quiet, [], error: TestError(code: 1)) |> afterCompleted { quiet.record("after completed") },
+            into: quiet)
+        startLogging(
+            logged(quiet, [], completes: false) |> afterCompleted { quiet.record("after completed") }, into: quiet
+        )
+        .dispose()
         #expect(!quiet.recorded.contains("after completed"))
     }
 
     @Test func afterDisposedRunsOnceOnDisposalAfterTheUpstreamIsDisposed() {
         let log = History<String>()
-        let disposable = start(
-            logged(log, [1], completes: false) |> afterDisposed { log.record("after disposed") }, log)
+        let disposable = startLogging(
+            logged(log, [1], completes: false) |> afterDisposed { log.record("after disposed") }, into: log)
         #expect(log.recorded == ["upstream started", "next 1"])
         disposable.dispose()
         disposable.dispose()
@@ -113,12 +112,13 @@ private func start<T, E>(_ signal: Signal<T, E>, _ log: History<String>) -> any 
 
     @Test func afterDisposedRunsOnceWhenTheStartEnds() {
         let log = History<String>()
-        let completed = start(logged(log, [1]) |> afterDisposed { log.record("after disposed") }, log)
+        let completed = startLogging(logged(log, [1]) |> afterDisposed { log.record("after disposed") }, into: log)
         completed.dispose()
         #expect(log.recorded == ["upstream started", "next 1", "completed", "upstream disposed", "after disposed"])
         let failed = History<String>()
-        start(
-            logged(failed, [], error: TestError(code: 2)) |> afterDisposed { failed.record("after disposed") }, failed)
+        startLogging(
+            logged(failed, [], error: TestError(code: 2)) |> afterDisposed { failed.record("after disposed") },
+            into: failed)
         #expect(
             failed.recorded == ["upstream started", "error TestError(code: 2)", "upstream disposed", "after disposed"])
     }
@@ -133,8 +133,8 @@ private func start<T, E>(_ signal: Signal<T, E>, _ log: History<String>) -> any 
             completed: { log.record("state completed \($0)") },
             disposed: { log.record("state disposed \($0)") }
         )
-        start(signal, log)
-        start(signal, log)
+        startLogging(signal, into: log)
+        startLogging(signal, into: log)
         func run(_ state: String) -> [String] {
             [
                 "upstream started", "state next 1 \(state)", "next 1", "state completed \(state)", "completed",
@@ -146,12 +146,12 @@ private func start<T, E>(_ signal: Signal<T, E>, _ log: History<String>) -> any 
 
     @Test func withStateSeesTheErrorAndIsDisposedOnce() {
         let log = History<String>()
-        let disposable = start(
+        let disposable = startLogging(
             withState(
                 logged(log, [], error: TestError(code: 3)), { "s" },
                 error: { log.record("state error \($0) \($1)") },
                 disposed: { log.record("state disposed \($0)") }
-            ), log)
+            ), into: log)
         disposable.dispose()
         #expect(
             log.recorded == [
@@ -159,9 +159,9 @@ private func start<T, E>(_ signal: Signal<T, E>, _ log: History<String>) -> any 
                 "upstream disposed", "state disposed s",
             ])
         let quiet = History<String>()
-        let running = start(
+        let running = startLogging(
             withState(logged(quiet, [], completes: false), { "s" }, disposed: { quiet.record("state disposed \($0)") }),
-            quiet)
+            into: quiet)
         running.dispose()
         running.dispose()
         #expect(quiet.recorded == ["upstream started", "upstream disposed", "state disposed s"])
@@ -175,10 +175,10 @@ private func start<T, E>(_ signal: Signal<T, E>, _ log: History<String>) -> any 
             |> beforeStarted { log.record("c") }
             |> beforeCompleted { log.record("d") } |> afterCompleted { log.record("e") }
             |> afterDisposed { log.record("f") }
-        start(void, log)
+        startLogging(void, into: log)
         #expect(log.recorded == ["c", "a", "next 1", "b", "d", "completed", "e", "f"])
         let plain: Signal<Int, LoadError> = withState(Signal<Int, LoadError>.fail(.network), { 0 })
-        start(plain, log)
+        startLogging(plain, into: log)
         #expect(log.recorded.last == "error network")
     }
 }
