@@ -13,15 +13,15 @@
 ///   disposed: as the start's handle, it prints `SubscriberDisposable { disposable: hasValue }`
 ///   until then and `… nil` after.
 ///
-/// Its phase is written by the one thread making the start, before the start returns it, and by
-/// `dispose()` under its lock; ``hasEnded`` reads it under that lock (only the making thread asks
-/// it while the start delivers). It is that one byte and nothing more: a live handle is a 17-byte
-/// object (a 32-byte glibc chunk).
+/// Its phase is written by the thread making the start, before the start returns it, and by
+/// `dispose()` under its lock; ``hasEnded`` reads it under that lock. It is that one byte: a live
+/// handle is the smallest object there is.
 @usableFromInline
 final class InstantStart: AnySubscriberCore, Disposable, CustomStringConvertible, @unchecked Sendable {
-    /// ``SubscriberPhase/running`` while it delivers its values, ``SubscriberPhase/terminated``
-    /// from its terminal event on, ``SubscriberPhase/disposed`` once disposed.
-    @exclusivity(unchecked) @usableFromInline var phase = SubscriberPhase.running
+    /// Where the start is: delivering its values, past its terminal event, or disposed.
+    @usableFromInline enum Phase: UInt8 { case running, terminated, disposed }
+
+    @exclusivity(unchecked) @usableFromInline var phase = Phase.running
 
     @inlinable override init() { super.init() }
 

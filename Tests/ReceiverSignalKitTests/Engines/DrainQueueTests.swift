@@ -87,13 +87,13 @@ import Testing
         #expect(Tracked.alive == before)
     }
 
-    @Test func removeAllMovesEverythingOutAndDroppingItReleasesIt() {
+    @Test func takeAllMovesEverythingOutAndDroppingItReleasesIt() {
         var queue = DrainQueue<Tracked>()
         let before = Tracked.alive
         for value in 0..<10 { queue.append(Tracked(value)) }
         _ = queue.popFirst()  // the ring no longer starts at its first slot
         for value in 10..<13 { queue.append(Tracked(value)) }
-        var dropped = queue.removeAll()
+        var dropped = queue.takeAll()
         #expect(queue.isEmpty && queue.storage == nil)
         #expect(dropped.count == 12)
         #expect(dropped.popFirst()?.value == 1)
