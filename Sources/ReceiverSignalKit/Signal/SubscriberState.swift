@@ -112,7 +112,7 @@
         switch phase {
         case .running:
             if case .next = event { break }
-            guard case .running(let generated, let keptAlive) = takePhase() else { break }
+            guard case .running(let generated, let keptAlive) = phase else { break }
             phase = .terminating(generated: generated, keptAlive: keptAlive)
         case .terminating, .terminated:
             // A later terminal event lets go of what was kept alive since.
@@ -139,7 +139,7 @@
     /// (the caller calls the terminal handler and releases the rest). Nothing is queued behind a
     /// terminal event.
     @inlinable @inline(__always) mutating func beginTermination() -> Release {
-        guard case .terminating = phase, case .terminating(let generated, let keptAlive) = takePhase() else {
+        guard case .terminating(let generated, let keptAlive) = phase else {
             return Release()  // never: the deliverer admitted the terminal event, and only it ends the phase
         }
         phase = .terminated(generated: generated, keptAlive: [])
@@ -153,7 +153,7 @@
         any Disposable
     )? {
         drained = serializer.stop()
-        guard case .terminated = phase, case .terminated(let generated, let keptAlive) = takePhase() else { return nil }
+        guard case .terminated(let generated?, let keptAlive) = phase else { return nil }
         phase = .terminated(generated: nil, keptAlive: keptAlive)
         return generated
     }
@@ -176,9 +176,9 @@
 
     /// What is kept alive, moved out; the phase stays.
     @inlinable mutating func takeKeptAlive() -> [AnyObject] {
-        let old = takePhase()
-        phase = old.replacingKeptAlive(with: [])
-        return old.keptAlive
+        let keptAlive = phase.keptAlive
+        phase = phase.replacingKeptAlive(with: [])
+        return keptAlive
     }
 
     /// The source let go of the subscriber: the handlers and what is kept alive are handed back,
@@ -225,16 +225,14 @@
     /// its queue), and what the generator returned is taken out, for this disposal alone to
     /// dispose, once.
     @inlinable @inline(__always) mutating func beginDisposal() -> DisposalStart {
-        let taken = takePhase()
-        switch consume taken {
+        switch phase {
         case .running(let generated, let keptAlive):
             phase = .disposing(keptAlive: keptAlive, wasTerminated: false)
             return .dispose(generated)
         case .terminating(let generated, let keptAlive), .terminated(let generated, let keptAlive):
             phase = .disposing(keptAlive: keptAlive, wasTerminated: true)
             return .dispose(generated)
-        case let disposingOrDisposed:
-            phase = disposingOrDisposed
+        case .disposing, .disposed:
             return .alreadyDisposed
         }
     }
@@ -244,12 +242,9 @@
     /// SwiftSignalKit's does, so what that disposal did to it (a `keepAlive`, a look at its
     /// `description`) saw it as it was.
     @inlinable @inline(__always) mutating func endDisposal() -> Release {
-        let taken = takePhase()
-        switch consume taken {
-        case .running(_, let keptAlive), .terminating(_, let keptAlive), .terminated(_, let keptAlive),
-            .disposing(let keptAlive, _), .disposed(let keptAlive):
-            return Release(takeHandlers(), keptAlive: keptAlive)
-        }
+        let keptAlive = phase.keptAlive
+        phase = .disposed(keptAlive: [])
+        return Release(takeHandlers(), keptAlive: keptAlive)
     }
 
     /// Whether what the generator returned is the subscriber's, as its `description` shows it:
