@@ -87,13 +87,8 @@ extension DeliveryLane {
         /// stale. Returns the oldest, for this thread to deliver, unless another delivers now.
         @inlinable mutating func sendOnQueue(_ event: Event) -> Event? {
             defer { checkInvariants() }
-            guard !posted.isEmpty else { return serializer.admit(event) ? event : nil }  // delivered unstored
             stale += posted.count
-            let oldest = posted.popFirst()!
-            let isDeliverer = serializer.admit(oldest)
-            serializer.waiting.append(contentsOf: &posted)
-            serializer.waiting.append(event)
-            return isDeliverer ? oldest : nil
+            return serializer.admit(event, after: &posted)
         }
 
         /// A block ran: it finds its event delivered already (stale), or takes the oldest posted

@@ -176,12 +176,8 @@ extension SerialDeliveryLane {
         /// deliver, unless it delivers already (in a handler up the stack).
         @inlinable mutating func sendOnQueue(_ event: Event) -> Event? {
             defer { checkInvariants() }
-            guard let oldest = taken.popFirst() else { return serializer.admit(event) ? event : nil }
-            stale += Int32(taken.count) + 1
-            let isDeliverer = serializer.admit(oldest)
-            serializer.waiting.append(contentsOf: &taken)
-            serializer.waiting.append(event)
-            return isDeliverer ? oldest : nil
+            stale += Int32(taken.count)
+            return serializer.admit(event, after: &taken)
         }
 
         /// A block ran: it finds a stale count, or its event — the oldest not delivered, in `taken`

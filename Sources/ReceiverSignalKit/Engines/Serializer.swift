@@ -39,6 +39,17 @@
         return true
     }
 
+    /// A thread brings `element`, to be delivered after every element of `earlier` (moved in,
+    /// oldest first, leaving `earlier` empty). Returns what the caller is to deliver now — the
+    /// oldest of them — if nobody was delivering; otherwise `nil`, and they all wait.
+    @inlinable mutating func admit(_ element: Element, after earlier: inout DrainQueue<Element>) -> Element? {
+        guard let oldest = earlier.popFirst() else { return admit(element) ? element : nil }
+        let isDeliverer = admit(oldest)
+        waiting.append(contentsOf: &earlier)
+        waiting.append(element)
+        return isDeliverer ? oldest : nil
+    }
+
     /// The deliverer has delivered: the oldest waiting element, moved out, or `nil`, and nobody
     /// delivers any more.
     @inlinable @inline(__always) mutating func next() -> Element? {
