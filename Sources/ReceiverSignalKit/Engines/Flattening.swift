@@ -7,36 +7,18 @@ internal import Musl
 #endif
 
 // The engine behind the flattening operators of Signal+Meta.swift (`switchToLatest`, `queue`,
-// `throttled` and the `mapTo…` forms): one `Flattening` per start.
-//
-// The outer start's events and the inner starts' events go through one ``Serializer``, so one
-// thread at a time handles them and calls the downstream handlers, never nested; that thread alone
-// touches which inner is current, whether the outer has completed and the inners waiting. Each
-// inner's events carry its generation, and those of a replaced inner are dropped.
-//
-// One exception keeps SwiftSignalKit's order without nesting: while the deliverer starts an inner,
-// what that inner sends synchronously on the deliverer's thread is handled at once (the "window"),
-// so a synchronous inner's value reaches the downstream before the inner is disposed, and its
-// completion starts the next inner once its `start` has returned. Once anything of that inner
-// comes from another thread, all of it goes through the serializer, in order. A new inner is
-// started before the one it replaces is disposed, and a start that ends while it is being made is
-// torn down once it has returned, as in SwiftSignalKit.
+// `throttled`, the `mapTo…` forms): one `Flattening` per subscription. The outer's and the inners'
+// events go through one ``Serializer``, so one thread at a time handles them and calls the
+// downstream, never nested; events of a replaced inner (an older generation) are dropped. The
+// "window" keeps SwiftSignalKit's order without nesting: while the deliverer starts an inner, what
+// that inner sends synchronously on the deliverer's thread is handled at once; once anything of it
+// comes from another thread, all of it goes through the serializer.
 //
 //     Flattening (returned) ──▶ outer subscription ──▶ its handlers ──▶ Sender ──▶ Flattening
 //            └──▶ current inner subscription ──▶ its handlers ──▶ Inner ──▶ Sender
 //
-// The cycles are broken when the start ends: a terminal event or `dispose()` disposes the current
-// inner and the outer. The sources' handlers hold the `Sender`, not the `Flattening`: once every
-// source has let go of them, nothing can send, and the downstream's handlers are released, as a
-// plain subscriber's are when its source lets go of it.
-
-#if canImport(Darwin)
-internal import Darwin
-#elseif canImport(Glibc)
-internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#endif
+// A terminal event or `dispose()` breaks the cycles, disposing the inner and the outer; once every
+// source has let go of its `Sender`, nothing can send, and the downstream's handlers are released.
 
 /// One start of a flattening operator, and the disposable it returns: `dispose()` stops the
 /// handlers (none is called after it returns), then disposes the current inner, then the outer.
