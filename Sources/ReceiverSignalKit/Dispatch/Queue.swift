@@ -40,10 +40,10 @@ public final class Queue: Sendable {
     @usableFromInline package let virtual: VirtualQueue?
     private let isMain: Bool
     /// Whether this queue runs one piece of work at a time and is current only there: a queue made
-    /// by ``init(name:qos:)`` (serial) and the main queue — the queues that carry a marker. Whatever
-    /// runs where `isCurrent()` is true then runs in turn with this queue's blocks, one after
-    /// another, so `deliverOn` keeps its queue-side state without a lock. `false` for the queues
-    /// of ``init(queue:)`` (which may be concurrent), the global ones and virtual ones.
+    /// by ``init(name:qos:)`` (serial), the main queue, and a virtual one (`TestScheduler`'s queues
+    /// are serial). Whatever runs where `isCurrent()` is true then runs in turn with this queue's
+    /// blocks, so `deliverOn` keeps its queue-side state without a lock. `false` for the queues of
+    /// ``init(queue:)`` (which may be concurrent) and the global ones.
     @usableFromInline package let isSerial: Bool
 
     /// What a queue carries under `Queue.key`, so that `isCurrent()` recognises it.
@@ -65,7 +65,7 @@ public final class Queue: Sendable {
         virtual: VirtualQueue? = nil
     ) {
         (self.queue, self.marker, self.probe, self.isMain, self.virtual) = (queue, marker, probe, isMain, virtual)
-        isSerial = marker != nil
+        isSerial = marker != nil || virtual != nil
     }
 
     /// A queue whose work runs on virtual time, through `virtual`. Its `queue` is a serial dispatch

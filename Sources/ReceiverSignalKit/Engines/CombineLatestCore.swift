@@ -1,29 +1,14 @@
-// The one engine behind every `combineLatest` overload (Signal+Combine.swift, generated).
-//
-// Per start: one `CombineLatestCore`, which keeps the latest value of each input in typed storage
-// (`Values`: a tuple of optionals for the tuple overloads, `CombineLatestArray` for the array
-// one) and combines them. Each overload supplies, per input, how to store a value of that input's
-// type into `Values`, and how to make the result from `Values` once every input has a value: no
-// value is boxed into `Any` and none is cast back. Everything is `@inlinable`, so it is
-// specialised for the overload's types in the user's module, like the core's delivery path.
-//
-// The core's events are serialized: one thread at a time combines (the one that found nobody
-// combining), and an event that arrives meanwhile, from another thread or from inside a handler,
-// waits in the core's queue for that thread to apply it after the current one. So the values are
-// stored, and the tuples put into the downstream subscriber, in one order: two inputs updating on
-// two threads can never emit their tuples out of order. The lock (the core's stripe of the lock
-// table) only guards who combines and the queue; no lock is held while a value is stored, while
-// the tuple is built, or while a replaced value is released (its `deinit` is user code).
-//
-// What one start keeps alive, besides the downstream subscriber and the inputs' own starts:
+// The one engine behind every `combineLatest` overload (Signal+Combine.swift, generated): one
+// `CombineLatestCore` per subscription keeps each input's latest value in typed storage (a tuple
+// of optionals, or `CombineLatestArray`), so no value is boxed into `Any` and cast back. Its
+// inputs' events go through a ``Serializer``: one thread at a time stores and combines, so the
+// tuples go out in one order, and no lock is held while a value is stored or released.
 //
 //   each input's handlers ──▶ CombineLatestCore ──▶ subscriber ──▶ CombineLatestDisposable
-//   CombineLatestDisposable ──▶ the inputs' starts ──▶ their handlers
+//   CombineLatestDisposable ──▶ the inputs' subscriptions ──▶ their handlers
 //
-// The loop through the subscriber is cut when the start ends: terminating or disposing the
-// subscriber disposes the inputs' starts, which release their handlers, the only holders of the
-// core, and with it the latest values. A start never disposed is released the same way when its
-// inputs end.
+// The cycle is cut when the subscription ends: its end disposes the inputs' subscriptions, whose
+// handlers are the only holders of the core.
 
 /// Stores `value` as an input's latest and returns whether it is the input's first value; the
 /// value it replaces is released here (the core calls this with no lock held).
@@ -80,15 +65,14 @@
     @usableFromInline let subscriber: Subscriber<R, E>
     @usableFromInline let combine: (Values) -> R
 
-    // Touched only by the thread that combines (the one that set `isCombining`), which the lock
-    // hands over, so they need no lock of their own and no exclusivity checks.
+    // Touched only by the thread that combines, which the serializer hands over under the lock,
+    // so they need no lock of their own and no exclusivity checks.
     @exclusivity(unchecked) @usableFromInline var values: Values
     @exclusivity(unchecked) @usableFromInline var missing: Int  // inputs without a value yet
     @exclusivity(unchecked) @usableFromInline var running: Int  // inputs not completed yet
 
-    // Under the core's stripe of the lock table (`StripedLock`).
-    @exclusivity(unchecked) @usableFromInline var isCombining = false
-    @exclusivity(unchecked) @usableFromInline var waiting = DrainQueue<Entry>()  // only while combining
+    /// Who combines, and the events waiting for it; under the core's stripe of the lock table.
+    @exclusivity(unchecked) @usableFromInline var serializer = Serializer<Entry>()
 
     @inlinable init(
         subscriber: Subscriber<R, E>, values: Values, missing: Int, running: Int,
@@ -122,30 +106,12 @@
     /// Makes the calling thread the one that combines and returns `true`, or, if another is
     /// combining, queues the event for it and returns `false`.
     @inlinable @inline(__always) func admit(_ entry: () -> Entry) -> Bool {
-        StripedLock(for: self).withLock {
-            if isCombining {
-                waiting.append(entry())
-                return false
-            }
-            isCombining = true
-            return true
-        }
+        StripedLock(for: self).withLock { serializer.admit(entry()) }
     }
 
     /// Applies the queued events in order, until none is left; then stops combining.
     @inlinable func drain() {
-        while let entry = takeWaiting() { apply(entry) }  // each released after it is applied
-    }
-
-    /// The oldest queued event; or `nil`, having stopped combining, when the queue is empty.
-    @inlinable func takeWaiting() -> Entry? {
-        StripedLock(for: self).withLock {
-            guard let entry = waiting.popFirst() else {
-                isCombining = false
-                return nil
-            }
-            return entry
-        }
+        while let entry = StripedLock(for: self).withLock({ serializer.next() }) { apply(entry) }
     }
 
     /// Each input sends at most one terminal event (its subscriber stops after it), so counting

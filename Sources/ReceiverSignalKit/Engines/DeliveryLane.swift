@@ -1,36 +1,19 @@
 public import Dispatch  // DispatchQueue.async, in the lane's inlinable code
 
-// Why this shape: on a queue that may run several blocks at once, every part of a `deliverOn`
-// start's state is reached by several threads, so it is one `State`, changed only under the lock,
-// whose transitions return the event to deliver next; the class around it only locks, dispatches
-// and calls the subscriber. Debug builds check the invariants after each transition; the
-// transitions are tested alone, without Dispatch.
-
 /// One start of ``deliverOn(_:)-(Queue)`` on a queue that may run several blocks at once (one
-/// made by `Queue(queue:)`, a global one) or runs on virtual time: its events on their way to the
-/// queue, in the order they happened. (A serial queue has the cheaper ``SerialDeliveryLane``.)
+/// made by `Queue(queue:)`, a global one): its events on their way to the queue, in the order they
+/// happened. (A serial queue has ``SerialDeliveryLane``.)
 ///
-/// An event that happens off the queue waits in `waiting` (a ``DrainQueue``) and gets a block on the queue. The
-/// blocks are all alike (each holds only this lane, so its closure needs no context of its own,
-/// and dispatching it allocates only what Dispatch does): a block claims the oldest waiting event
-/// no other block has claimed, and delivers the events up to it — on a serial queue that is the
-/// block's own event, as the blocks run in the order they were dispatched. An event that happens
-/// on the queue is delivered at once, with every event still waiting before it; the blocks of
-/// those events are then `stale`, and each finds a stale count to take instead and does nothing.
-/// Only one thread delivers at a time (`isDelivering`): an event that happens on the queue while a
-/// handler runs — or a block that runs while another thread delivers, on a concurrent queue — only
-/// moves `claimed` forward, and that thread delivers it next.
+/// An event that happens off the queue is `posted` and gets a block on the queue; each block takes
+/// the oldest posted event and delivers it, through a ``Serializer``, so that one thread delivers
+/// at a time: a block that runs while another thread delivers (on a concurrent queue) leaves its
+/// event to that thread. An event that happens on the queue is delivered at once, after every
+/// event still posted; the blocks of those are then `stale`, and each finds nothing to do.
 ///
-/// Its lock is a `StripedLock` (a mutex of its own would be most of this object): its sections
-/// only move events in and out of `waiting` and never release one (an event is moved out before
-/// it is delivered; a drained ring of more than 16 places is let go of, which releases nothing of
-/// the user's). `@unchecked Sendable`: `state` is only reached under that lock.
+/// Its lock is a `StripedLock`; locked sections only move events, never release one.
+/// `@unchecked Sendable`: `state` is only reached under that lock.
 @usableFromInline final class DeliveryLane<T, E>: @unchecked Sendable {
-    @usableFromInline enum Event {
-        case next(T)
-        case error(E)
-        case completion
-    }
+    @usableFromInline typealias Event = Subscriber<T, E>.Event
 
     @usableFromInline let queue: Queue
     @usableFromInline let subscriber: Subscriber<T, E>
@@ -41,39 +24,31 @@ public import Dispatch  // DispatchQueue.async, in the lane's inlinable code
         (self.queue, self.subscriber) = (queue, subscriber)
     }
 
-    /// Sends `event` on its way: delivered at once, after the events still waiting, if this thread
+    /// Sends `event` on its way: delivered at once, after the events still posted, if this thread
     /// is on the queue (or by the thread delivering there now); otherwise dispatched.
     @inlinable func send(_ event: Event) {
         guard queue.isCurrent() else {
             StripedLock(for: self).withLock { state.post(event) }
-            // The closure goes to Dispatch as written, so that it becomes the block itself.
-            if let virtual = queue.virtual {
-                virtual.schedule(after: 0) { self.arrive() }
-            } else {
-                queue.queue.async { self.arrive() }
-            }
+            // The closure goes to Dispatch as written, so that it becomes the block itself. (Never
+            // a virtual queue: those are serial, and take the other lane.)
+            queue.queue.async { self.arrive() }
             return
         }
         if let now = StripedLock(for: self).withLock({ state.sendOnQueue(event) }) { deliver(now) }
     }
 
-    /// What each block does on the queue: claims the oldest unclaimed event and delivers up to
-    /// it — unless the block is stale, or another thread delivers now (which then goes on to it).
+    /// What each block does on the queue: takes the oldest posted event and delivers it, unless
+    /// the block is stale or another thread delivers now (which then goes on to it).
     @inlinable func arrive() {
         if let event = StripedLock(for: self).withLock({ state.arrive() }) { deliver(event) }
     }
 
-    /// Delivers `event`, which this thread took out as the one delivering, then the events claimed
-    /// meanwhile, oldest first.
+    /// Delivers `event`, as the lane's deliverer, then the events left to it meanwhile.
     @inlinable func deliver(_ event: Event) {
         var event = event
         while true {
-            switch event {
-            case .next(let value): subscriber.putNext(value)
-            case .error(let error): subscriber.putError(error)
-            case .completion: subscriber.putCompletion()
-            }
-            guard let following = StripedLock(for: self).withLock({ state.takeClaimed() }) else { return }
+            subscriber.put(event)
+            guard let following = StripedLock(for: self).withLock({ state.serializer.next() }) else { return }
             event = following
         }
     }
@@ -81,18 +56,17 @@ public import Dispatch  // DispatchQueue.async, in the lane's inlinable code
 
 extension DeliveryLane {
     /// Everything a lane knows, changed only under its lock. Each transition returns the event
-    /// this thread delivers next (moved out: the caller delivers it after unlocking), or `nil`.
+    /// this thread delivers now (moved out: the caller delivers it after unlocking), or `nil`.
     ///
-    /// Every event waiting past the `claimed` ones happened off the queue and has a block on its
-    /// way, so the blocks on their way number `stale + waiting.count - claimed`.
+    /// Every posted event has a block on its way, and so has each stale count: the blocks on their
+    /// way number `posted.count + stale`.
     @usableFromInline struct State {
-        /// The events not delivered yet, oldest first (the one being delivered is out already).
-        @usableFromInline var waiting = DrainQueue<Event>()
-        /// How many of the oldest waiting events the thread delivering now delivers before it stops.
-        @usableFromInline var claimed = 0
+        /// The events that happened off the queue and that no block has taken yet, oldest first.
+        @usableFromInline var posted = DrainQueue<Event>()
+        /// Who delivers, and the events taken while it does.
+        @usableFromInline var serializer = Serializer<Event>()
         /// How many blocks on their way will find their event delivered already.
         @usableFromInline var stale = 0
-        @usableFromInline var isDelivering = false
         #if RECEIVER_DIAGNOSTICS
         /// Debug builds: blocks dispatched and not run yet, for the invariant on blocks on their way.
         @usableFromInline var blocksOnTheirWay = 0
@@ -100,35 +74,25 @@ extension DeliveryLane {
 
         @inlinable init() {}
 
-        /// An event happened off the queue: it waits, and a block is dispatched for it.
+        /// An event happened off the queue: it is posted, and a block is dispatched for it.
         @inlinable mutating func post(_ event: Event) {
-            waiting.appendSparingly(event)
+            posted.append(event)
             #if RECEIVER_DIAGNOSTICS
             blocksOnTheirWay += 1
             #endif
             checkInvariants()
         }
 
-        /// An event happened on the queue: it is delivered after every event still waiting, whose
-        /// unclaimed blocks become stale — by this thread, from the oldest, or, if another delivers
-        /// now, by that one (then `nil`).
+        /// An event happened on the queue: it comes after every posted event, whose blocks become
+        /// stale. Returns the oldest, for this thread to deliver, unless another delivers now.
         @inlinable mutating func sendOnQueue(_ event: Event) -> Event? {
             defer { checkInvariants() }
-            stale += waiting.count - claimed
-            guard !isDelivering else {
-                waiting.appendSparingly(event)
-                claimed = waiting.count
-                return nil  // the thread delivering now delivers it next
-            }
-            isDelivering = true
-            guard !waiting.isEmpty else { return event }  // nothing waits: delivered without being stored
-            waiting.appendSparingly(event)
-            claimed = waiting.count - 1
-            return waiting.popFirst()
+            stale += posted.count
+            return serializer.admit(event, after: &posted)
         }
 
-        /// A block ran: it takes a stale count, or claims the oldest unclaimed event — and this
-        /// thread delivers up to it, from the oldest, unless another delivers now (then `nil`).
+        /// A block ran: it finds its event delivered already (stale), or takes the oldest posted
+        /// one, for this thread to deliver unless another delivers now.
         @inlinable mutating func arrive() -> Event? {
             #if RECEIVER_DIAGNOSTICS
             blocksOnTheirWay -= 1
@@ -138,34 +102,18 @@ extension DeliveryLane {
                 stale -= 1
                 return nil
             }
-            guard !isDelivering else {
-                claimed += 1
-                return nil
-            }
-            isDelivering = true
-            return waiting.popFirst()
-        }
-
-        /// The oldest claimed event, moved out; or `nil`, and this thread stops delivering.
-        @inlinable mutating func takeClaimed() -> Event? {
-            defer { checkInvariants() }
-            guard claimed > 0 else {
-                isDelivering = false
-                return nil
-            }
-            claimed -= 1
-            return waiting.popFirst()
+            guard let event = posted.popFirst() else { return nil }  // never: a block's event is posted
+            return serializer.admit(event) ? event : nil
         }
 
         /// Debug builds: what holds after every transition.
         @inlinable func checkInvariants() {
             #if RECEIVER_DIAGNOSTICS
-            precondition(claimed >= 0 && claimed <= waiting.count, "a lane claimed events that are not waiting")
             precondition(stale >= 0, "a lane's stale count went negative")
-            precondition(isDelivering || claimed == 0, "claimed events, and no thread delivering them")
             precondition(
-                blocksOnTheirWay == stale + waiting.count - claimed,
-                "a lane's blocks on their way do not match its events")
+                serializer.isDelivering || serializer.waiting.isEmpty, "events wait, and no thread delivers them")
+            precondition(
+                blocksOnTheirWay == stale + posted.count, "a lane's blocks on their way do not match its events")
             #endif
         }
     }

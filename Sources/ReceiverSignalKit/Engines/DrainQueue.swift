@@ -1,25 +1,17 @@
-// Several parts of the adapter deliver on one thread at a time: a subscriber's events, a delivery
-// lane's hops, the values `combineLatest` combines. The thread that finds nobody delivering becomes
-// the one that drains; any other thread, and the draining thread itself when a handler sends more,
-// only appends to the drain queue, and the draining thread takes events out, oldest first, until it
-// finds the queue empty. Each place keeps its own "is someone draining" flag beside its other state,
-// under its own lock; this file is the queue they all share.
+// The queue behind ``Serializer``: what waits for the thread that delivers, oldest first.
 //
-// Its shape follows from how it is used:
-// - One word. It sits in objects kept by the thousand (one per live subscription), most of which
-//   never queue anything: an empty queue is a `nil` reference and costs nothing else.
-// - A ring in one allocation, with its bookkeeping in the allocation's header: appending and taking
-//   out are O(1) without a head index to reset or a prefix to compact.
-// - Taking an event out moves it out of its slot, so the queue never holds one that was delivered,
-//   and dropping the storage releases nothing of the user's. The caller releases what it takes out
-//   after unlocking, because a value's `deinit` is user code.
-// - Drained, it keeps a small ring for the next burst and lets go of a large one, so a burst does not
-//   cost memory for the rest of the owner's life.
+// - One word: an empty queue is a `nil` reference, because it sits in objects kept by the thousand
+//   (one per live subscription), most of which never queue anything.
+// - A ring in one allocation, its bookkeeping in the allocation's header: append and take are O(1).
+// - Taking an element out moves it out of its slot, so dropping the storage releases nothing of the
+//   user's; the caller releases what it takes out after unlocking (a value's `deinit` is user code).
+// - It grows from one slot, doubling, so a queue that holds one element at a time stays as small as
+//   an array of one; drained, it keeps a ring of at most `keptCapacity` slots for the next burst.
 
-/// A first-in, first-out queue of what waits for the thread that drains it. See the top of this file.
+/// A first-in, first-out queue of what waits for the thread that drains it (see the top of this file).
 ///
-/// Its storage is a reference and is not copied on write: two copies of a queue would share one
-/// ring. So a queue is only ever moved (`swap`, ``removeAll()``), never copied.
+/// Its storage is a reference and is not copied on write: a queue is only ever moved (`swap`,
+/// ``takeAll()``), never copied.
 @usableFromInline struct DrainQueue<Element> {
     @usableFromInline var storage: DrainQueueStorage<Element>?
 
@@ -40,6 +32,14 @@
         storage.append(element)
     }
 
+    /// Moves every element of `other` to the end of this queue, oldest first, leaving `other` empty.
+    ///
+    /// - Complexity: O(1) if this queue is empty, otherwise O(`other.count`).
+    @inlinable mutating func append(contentsOf other: inout DrainQueue) {
+        guard !isEmpty else { return swap(&self, &other) }
+        while let element = other.popFirst() { append(element) }
+    }
+
     /// Moves the oldest element out, or returns `nil` if the queue is empty. Once it is drained, a
     /// ring of more than ``DrainQueueStorage/keptCapacity`` slots is let go of.
     ///
@@ -54,21 +54,19 @@
     }
 
     /// Moves everything out, leaving this queue empty with no storage: for a caller that drops what
-    /// waits (its owner was disposed) and releases it after unlocking.
+    /// waits and releases it after unlocking.
     ///
     /// - Complexity: O(1).
-    @inlinable mutating func removeAll() -> DrainQueue {
+    @inlinable mutating func takeAll() -> DrainQueue {
         var all = DrainQueue()
         swap(&all, &self)
         return all
     }
 
-    /// Appends `element` to a ring with no free slot (or to no ring): moves the elements into one
-    /// twice as large, oldest first.
+    /// Appends `element` to a full ring (or to none): moves the elements into one twice as large.
     @inlinable mutating func grow(appending element: Element) {
         let old = storage
-        let capacity = Swift.max(4, 2 * (old?.slotCount ?? 0))
-        let new = DrainQueueStorage<Element>.make(capacity: capacity)
+        let new = DrainQueueStorage<Element>.make(capacity: old.map { 2 * $0.slotCount } ?? 1)
         if let old { new.moveElements(from: old) }
         new.append(element)
         storage = new
@@ -82,10 +80,8 @@
     @inlinable static var keptCapacity: Int { 16 }
 
     /// How many elements wait, and how many slots the ring has (`ManagedBuffer`'s own `capacity`
-    /// asks the allocator): read through the header's address, as the transitions are, because
-    /// reading `header` itself is an access to a class's stored property,
-    /// which release builds check for exclusivity at run time (a call into the runtime, and about
-    /// 50 instructions, each time).
+    /// asks the allocator). Read through the header's address: reading `header` is an access to a
+    /// class's stored property, which release builds check for exclusivity at run time.
     @inlinable var elementCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
     @inlinable var slotCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.capacity } }
 

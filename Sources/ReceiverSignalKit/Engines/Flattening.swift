@@ -7,40 +7,27 @@ internal import Musl
 #endif
 
 // The engine behind the flattening operators of Signal+Meta.swift (`switchToLatest`, `queue`,
-// `throttled` and the `mapTo…` forms).
+// `throttled`, the `mapTo…` forms): one `Flattening` per subscription. The outer's and the inners'
+// events go through one ``Serializer``, so one thread at a time handles them and calls the
+// downstream, never nested; events of a replaced inner (an older generation) are dropped. The
+// "window" keeps SwiftSignalKit's order without nesting: while the deliverer starts an inner, what
+// that inner sends synchronously on the deliverer's thread is handled at once; once anything of it
+// comes from another thread, all of it goes through the serializer.
 //
-// Per start, the outer signal's events and the inner signals' events are broadcast into one `.hot`
-// pair, and its single listener owns the state (which inner is current, whether the outer has
-// completed, the inners waiting) and calls the downstream handlers. The pair serialises that
-// listener, so that state needs no lock and no user code runs under one; an event broadcast while
-// the listener runs (from another thread, or from the downstream's own handler) is queued behind
-// it, never nested. Each inner's events carry its generation: the listener drops those of an inner
-// it has replaced, so nothing of a replaced inner reaches the downstream after the switch.
+//     Flattening (returned) ──▶ outer subscription ──▶ its handlers ──▶ Sender ──▶ Flattening
+//            └──▶ current inner subscription ──▶ its handlers ──▶ Inner ──▶ Sender
 //
-// One exception keeps SwiftSignalKit's order without nesting: while the listener is starting an
-// inner, what that inner sends synchronously, on the listener's own thread, is handled at once
-// rather than queued — so a synchronous inner's value reaches the downstream before the inner is
-// disposed, and its completion starts the next inner once its `start` has returned, as in
-// SwiftSignalKit. That is not nesting: the listener is inside `start`, not inside a downstream
-// handler. Events of that inner from any other thread go through the pair, and from then on so do
-// all of its events, so they keep their order. The other orders below are SwiftSignalKit's too: a
-// new inner is started before the one it replaces is disposed, and a start that ends while it is
-// being made is torn down once it has returned.
-//
-// Ownership of one start (`Signal(start:)`: the pair is the start's only serialiser, so it needs no
-// `Subscriber` of its own):
-//
-//     FlatteningStart ──▶ listener of the pair ──▶ Flattening ──▶ downstream handlers
-//       │  (returned)                                  └──unowned──▶ Transmitter
-//       ├──▶ outer start ──▶ its handlers ──▶ Transmitter ──▶ Receiver (pair state) ──▶ listener
-//       └──▶ current inner start ──▶ its handlers ──▶ Inner ──▶ Transmitter, FlatteningStart
-//
-// The cycles through the starts' handlers are broken when the start ends: a terminal event or
-// `dispose()` disposes the listener, the current inner and the outer (in that order).
+// A terminal event or `dispose()` breaks the cycles, disposing the inner and the outer; once every
+// source has let go of its `Sender`, nothing can send, and the downstream's handlers are released.
 
-/// One start of a flattening operator: the state its pair's listener owns.
-@usableFromInline final class Flattening<R, E> {
-    /// What the outer and the inner starts broadcast into the pair.
+/// One start of a flattening operator, and the disposable it returns: `dispose()` stops the
+/// handlers (none is called after it returns), then disposes the current inner, then the outer.
+///
+/// `shared` is reached under the lock (a `StripedLock`), which releases nothing; the rest belongs
+/// to the deliverer (and to an inner's handlers within its window, on the deliverer's thread), and,
+/// once the start is disposed with no deliverer, to `dispose()`. `@unchecked Sendable` for that.
+@usableFromInline final class Flattening<R, E>: Disposable, @unchecked Sendable {
+    /// What the outer and the inner starts send.
     @usableFromInline enum Event {
         case signal(Signal<R, E>)
         case outerFailed(E)
@@ -60,17 +47,37 @@ internal import Musl
         case throttling
     }
 
+    /// An inner being started on `thread`, the deliverer's: what it sends there is handled at once.
+    private struct Window {
+        let generation: UInt
+        let thread: pthread_t
+        /// Something of this inner went through the serializer: the rest must follow it there.
+        var isBypassed = false
+        var hasCompleted = false
+    }
+
+    /// What the lock guards.
+    @usableFromInline struct Shared {
+        @usableFromInline var serializer = Serializer<Event>()
+        @usableFromInline var outer: (any Disposable)?, inner: (any Disposable)?
+        @usableFromInline var isDisposed = false
+        /// The start function has not returned: an end is torn down when it does.
+        @usableFromInline var isStarting = true
+        @usableFromInline var hasEnded = false
+        /// The downstream's handlers have been let go of (`releaseHandlers`).
+        @usableFromInline var isReleased = false
+
+        @inlinable init() {}
+    }
+
     @usableFromInline let mode: Mode
-    /// Unowned: the pair's state holds this object (through the listener), so a strong reference
-    /// would be a cycle that outlives every start feeding the pair. The listener only runs inside
-    /// a `broadcast`, which keeps the transmitter alive.
-    @usableFromInline unowned let transmitter: Receiver<Event>.Transmitter
-    @usableFromInline let start: FlatteningStart
-    @usableFromInline let next: ((R) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?
-    // The state below is only touched by the pair's listener and by an inner's handlers while
-    // its start's window is open, one at a time; no access to it calls out while it lasts. So the
-    // run-time exclusivity checks a class's stored `var` gets (five a value, about 40
-    // instructions each) check nothing: `@exclusivity(unchecked)`.
+    @exclusivity(unchecked) @usableFromInline var shared = Shared()
+    /// The inner being started, if any; under the lock too.
+    @exclusivity(unchecked) private var window: Window?
+    // The deliverer's. No access to them calls out while it lasts, so the run-time exclusivity
+    // checks of a class's stored `var` would check nothing.
+    @exclusivity(unchecked) @usableFromInline var next: ((R) -> Void)?, error: ((E) -> Void)?,
+        completed: (() -> Void)?
     /// The current inner's generation: events of any other are dropped.
     @exclusivity(unchecked) @usableFromInline var generation: UInt = 0
     @exclusivity(unchecked) @usableFromInline var isInnerRunning = false, isOuterCompleted = false
@@ -78,36 +85,64 @@ internal import Musl
     @exclusivity(unchecked) @usableFromInline var isEnded = false
     @exclusivity(unchecked) @usableFromInline var waiting: ArraySlice<Signal<R, E>> = []
 
-    @inlinable init(
-        mode: Mode, transmitter: Receiver<Event>.Transmitter, start: FlatteningStart, next: ((R) -> Void)?,
-        error: ((E) -> Void)?, completed: (() -> Void)?
-    ) {
-        (self.mode, self.transmitter, self.start) = (mode, transmitter, start)
+    @inlinable init(mode: Mode, next: ((R) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?) {
+        self.mode = mode
         (self.next, self.error, self.completed) = (next, error, completed)
     }
 
-    /// A signal whose every start makes a pair, listens to it, and calls `startOuter` with its
-    /// transmitter: the outer start broadcasts `.signal`, `.outerFailed` and `.outerCompleted`.
-    @inlinable static func signal(_ mode: Mode, startOuter: @escaping (Receiver<Event>.Transmitter) -> any Disposable)
-        -> Signal<R, E>
-    {
+    /// A signal whose every start makes a `Flattening` and starts the outer signal with
+    /// `startOuter`, whose handlers send `.signal`, `.outerFailed` and `.outerCompleted`.
+    @inlinable static func signal(_ mode: Mode, startOuter: @escaping (Sender) -> any Disposable) -> Signal<R, E> {
         Signal(start: { next, error, completed in
-            let (transmitter, receiver) = Receiver<Event>.make()
-            let start = FlatteningStart()
-            let state = Flattening(
-                mode: mode, transmitter: transmitter, start: start, next: next, error: error, completed: completed)
-            start.set(receiver.listen { state.receive($0) }, as: .listening)
-            start.set(startOuter(transmitter), as: .outer)
-            start.finishStarting()
-            return start
+            let flattening = Flattening(mode: mode, next: next, error: error, completed: completed)
+            flattening.set(outer: startOuter(Sender(flattening)))
+            flattening.finishStarting()
+            return flattening
         })
     }
 
-    @inlinable func receive(_ event: Event) {
+    /// What the sources' handlers hold to reach the flattening: when the last is released, no
+    /// event can come any more, and the downstream's handlers are let go of.
+    @usableFromInline final class Sender {
+        @usableFromInline let flattening: Flattening
+
+        @inlinable init(_ flattening: Flattening) { self.flattening = flattening }
+
+        /// Sends `event` to the flattening.
+        @inlinable func broadcast(_ event: Event) { flattening.broadcast(event, from: self) }
+
+        deinit { flattening.releaseHandlers() }
+    }
+
+    /// Handles `event` on this thread, or leaves it to the thread handling one; drops it once the
+    /// start is disposed. `sender` is the caller's, for the inners this thread starts.
+    @inlinable func broadcast(_ event: Event, from sender: Sender) {
+        let lock = StripedLock(for: self)
+        guard lock.withLock({ !shared.isDisposed && shared.serializer.admit(event) }) else { return }
+        var event = event
+        while true {
+            receive(event, from: sender)
+            var dropped: DrainQueue<Event>?  // what a disposal left waiting, released after unlocking
+            let following = lock.withLock { () -> Event? in
+                guard !shared.isDisposed else {
+                    dropped = shared.serializer.stop()
+                    return nil
+                }
+                return shared.serializer.next()
+            }
+            guard let following else {
+                if dropped != nil { releaseHandlers() }  // disposed while this thread delivered
+                return
+            }
+            event = following
+        }
+    }
+
+    @inlinable func receive(_ event: Event, from sender: Sender) {
         guard !isEnded else { return }
         switch event {
         case .signal(let signal):
-            guard mode != .switching, isInnerRunning else { return run(signal) }
+            guard mode != .switching, isInnerRunning else { return run(signal, from: sender) }
             if mode == .throttling { waiting = [signal] } else { waiting.append(signal) }
         case .next(let from, let value):
             if from == generation { next?(value) }
@@ -115,7 +150,7 @@ internal import Musl
             if from == generation { fail(failure) }
         case .innerCompleted(let from):
             guard from == generation, let following = innerCompleted() else { return }
-            run(following)
+            run(following, from: sender)
         case .outerFailed(let failure):
             fail(failure)
         case .outerCompleted:
@@ -126,51 +161,47 @@ internal import Musl
 
     /// Starts `signal` as the current inner, then disposes the inner it replaces; an inner that
     /// completed while it was being started is followed by the next waiting one, in this loop.
-    @inlinable func run(_ signal: Signal<R, E>) {
+    @inlinable func run(_ signal: Signal<R, E>, from sender: Sender) {
         var following: Signal<R, E>? = signal
         while let signal = following.take(), !isEnded {
             generation &+= 1
             isInnerRunning = true
-            start.openWindow(for: generation)
+            openWindow(for: generation)
             // One object for the three handlers: each closure captures only it, so none needs a
             // context of its own.
-            let handlers = Inner(of: self)
+            let handlers = Inner(of: sender)
             let inner = signal.start(
                 next: { handlers.next($0) }, error: { handlers.failed($0) }, completed: { handlers.completed() })
-            if start.closeWindow(replacingInnerWith: inner) { following = innerCompleted() }
+            if closeWindow(replacingInnerWith: inner) { following = innerCompleted() }
         }
     }
 
-    /// What the handlers of one inner start need: its generation, the start's window and the pair.
-    /// An inner's event is handled at once in its window (see the top of Flattening.swift), and
-    /// otherwise broadcast into the pair.
+    /// The handlers of one inner start: its events are handled at once in its window, and
+    /// otherwise sent through the serializer.
     @usableFromInline final class Inner {
-        /// Unowned, as the inner's handlers were: the listener owns the state, and these handlers
-        /// only reach it within the window, while the listener runs.
-        @usableFromInline unowned let state: Flattening
+        @usableFromInline let sender: Sender
         @usableFromInline let generation: UInt
-        @usableFromInline let start: FlatteningStart
-        @usableFromInline let transmitter: Receiver<Event>.Transmitter
 
-        @inlinable init(of state: Flattening) {
-            (self.state, generation, start, transmitter) = (state, state.generation, state.start, state.transmitter)
+        @inlinable init(of sender: Sender) {
+            (self.sender, generation) = (sender, sender.flattening.generation)
         }
 
         @inlinable func next(_ value: R) {
-            guard start.claimWindow(for: generation) else { return transmitter.broadcast(.next(generation, value)) }
-            if !state.isEnded { state.next?(value) }
+            let flattening = sender.flattening
+            guard flattening.claimWindow(for: generation) else { return sender.broadcast(.next(generation, value)) }
+            if !flattening.isEnded { flattening.next?(value) }
         }
 
         @inlinable func failed(_ failure: E) {
-            guard start.claimWindow(for: generation) else {
-                return transmitter.broadcast(.innerFailed(generation, failure))
+            guard sender.flattening.claimWindow(for: generation) else {
+                return sender.broadcast(.innerFailed(generation, failure))
             }
-            state.fail(failure)
+            sender.flattening.fail(failure)
         }
 
         @inlinable func completed() {
-            guard start.claimWindow(for: generation, completing: true) else {
-                return transmitter.broadcast(.innerCompleted(generation))
+            guard sender.flattening.claimWindow(for: generation, completing: true) else {
+                return sender.broadcast(.innerCompleted(generation))
             }
         }
     }
@@ -191,65 +222,33 @@ internal import Musl
         guard !isEnded else { return }
         isEnded = true
         error?(failure)
-        start.end()
+        end()
     }
 
     @inlinable func finish() {
         guard !isEnded else { return }
         isEnded = true
         completed?()
-        start.end()
-    }
-}
-
-/// What a flattening start holds — its listener, its outer start and its current inner start —
-/// and the window in which an inner is being started. It is what the start returns: `dispose()`
-/// stops the listener (so no handler is called after it returns), then disposes the current inner,
-/// then the outer.
-///
-/// As a `Subscriber` does for a generator, it defers its end while the start is still being made:
-/// a start that ends before it has returned (its outer failed synchronously, say) is torn down when
-/// it returns, after whatever ended meanwhile.
-///
-/// Its lock is a `StripedLock`; locked sections only move state in or out, and what they let go
-/// of is disposed after unlocking. `@unchecked Sendable`: `state` is only reached under that lock.
-@usableFromInline final class FlatteningStart: Disposable, @unchecked Sendable {
-    @usableFromInline enum Slot { case listening, outer }
-
-    /// An inner being started on `thread`, which is the listener's: what it sends on that thread
-    /// is handled at once (see Flattening.swift).
-    private struct Window {
-        let generation: UInt
-        let thread: pthread_t
-        /// Something of this inner went through the pair: the rest must follow it there.
-        var isBypassed = false
-        var hasCompleted = false
+        end()
     }
 
-    private struct State {
-        var listening: (any Disposable)?, outer: (any Disposable)?, inner: (any Disposable)?
-        var window: Window?
-        var isDisposed = false
-        var isStarting = true
-        var hasEnded = false
+    /// Lets go of the downstream's handlers and the inners waiting, once: by the deliverer
+    /// stopping at a disposal, by `dispose()` when nobody delivers, or when no source can send.
+    @usableFromInline func releaseHandlers() {
+        let isFirst = StripedLock(for: self).withLock {
+            defer { shared.isReleased = true }
+            return !shared.isReleased
+        }
+        guard isFirst else { return }
+        (next, error, completed) = (nil, nil, nil)
+        waiting = []
     }
 
-    @exclusivity(unchecked) private var state = State()
-
-    @usableFromInline init() {}
-
-    private func withLock<Result>(_ body: (inout State) -> Result) -> Result {
-        StripedLock(for: self).withLock { body(&state) }
-    }
-
-    /// Puts `disposable` in `slot`; after `dispose()`, disposes it at once instead.
-    @usableFromInline func set(_ disposable: any Disposable, as slot: Slot) {
-        let refused = withLock { state -> (any Disposable)? in
-            guard !state.isDisposed else { return disposable }
-            switch slot {
-            case .listening: state.listening = disposable
-            case .outer: state.outer = disposable
-            }
+    /// Keeps `outer`, the outer start; after `dispose()`, disposes it at once instead.
+    @usableFromInline func set(outer: any Disposable) {
+        let refused = StripedLock(for: self).withLock { () -> (any Disposable)? in
+            guard !shared.isDisposed else { return outer }
+            shared.outer = outer
             return nil
         }
         refused?.dispose()
@@ -257,9 +256,9 @@ internal import Musl
 
     /// The start function has returned: a start that ended meanwhile is torn down now.
     @usableFromInline func finishStarting() {
-        let hasEnded = withLock { state in
-            state.isStarting = false
-            return state.hasEnded
+        let hasEnded = StripedLock(for: self).withLock {
+            shared.isStarting = false
+            return shared.hasEnded
         }
         if hasEnded { dispose() }
     }
@@ -267,33 +266,33 @@ internal import Musl
     /// The downstream has had its terminal event: tears the start down, or notes it for
     /// `finishStarting()` while the start is being made.
     @usableFromInline func end() {
-        let isStarting = withLock { state in
-            state.hasEnded = true
-            return state.isStarting
+        let isStarting = StripedLock(for: self).withLock {
+            shared.hasEnded = true
+            return shared.isStarting
         }
         if !isStarting { dispose() }
     }
 
     @usableFromInline func openWindow(for generation: UInt) {
         let thread = pthread_self()
-        withLock { $0.window = Window(generation: generation, thread: thread) }
+        StripedLock(for: self).withLock { window = Window(generation: generation, thread: thread) }
     }
 
     /// Claims inner `generation`'s window for one of its events, on this thread, and returns true:
-    /// the event is handled at once. Only in that inner's window, on the listener's thread, while
-    /// nothing of it went through the pair; otherwise returns false and marks the window bypassed,
-    /// so that this event and the rest of this inner's go through the pair. A completion claimed
-    /// (`completing`) is noted for `closeWindow`.
+    /// the event is handled at once. Only in that inner's window, on the deliverer's thread, while
+    /// nothing of it went through the serializer; otherwise returns false and marks the window
+    /// bypassed, so that this event and the rest of this inner's go through the serializer. A
+    /// completion claimed (`completing`) is noted for `closeWindow`.
     @usableFromInline func claimWindow(for generation: UInt, completing: Bool = false) -> Bool {
         let thread = pthread_self()
-        return withLock { state in
-            guard var window = state.window, window.generation == generation else { return false }
-            defer { state.window = window }
-            guard !window.isBypassed, !state.isDisposed, pthread_equal(window.thread, thread) != 0 else {
-                window.isBypassed = true
+        return StripedLock(for: self).withLock {
+            guard var claimed = window, claimed.generation == generation else { return false }
+            defer { window = claimed }
+            guard !claimed.isBypassed, !shared.isDisposed, pthread_equal(claimed.thread, thread) != 0 else {
+                claimed.isBypassed = true
                 return false
             }
-            window.hasCompleted = window.hasCompleted || completing
+            claimed.hasCompleted = claimed.hasCompleted || completing
             return true
         }
     }
@@ -302,24 +301,27 @@ internal import Musl
     /// the new one started); after `dispose()`, disposes `inner` instead.
     /// - Returns: Whether the inner completed within its window.
     @usableFromInline func closeWindow(replacingInnerWith inner: any Disposable) -> Bool {
-        let (replaced, hasCompleted) = withLock { state -> ((any Disposable)?, Bool) in
-            defer { state.window = nil }
-            guard !state.isDisposed else { return (inner, false) }
-            defer { state.inner = inner }
-            return (state.inner, state.window?.hasCompleted == true)
+        let (replaced, hasCompleted) = StripedLock(for: self).withLock { () -> ((any Disposable)?, Bool) in
+            defer { window = nil }
+            guard !shared.isDisposed else { return (inner, false) }
+            defer { shared.inner = inner }
+            return (shared.inner, window?.hasCompleted == true)
         }
         replaced?.dispose()
         return hasCompleted
     }
 
     @usableFromInline func dispose() {
-        let taken = withLock { state -> State in
-            defer { state = State(isDisposed: true, isStarting: state.isStarting, hasEnded: state.hasEnded) }
-            return state
+        let (starts, isDelivering) = StripedLock(for: self).withLock {
+            () -> ((outer: (any Disposable)?, inner: (any Disposable)?)?, Bool) in
+            guard !shared.isDisposed else { return (nil, true) }
+            shared.isDisposed = true
+            defer { (shared.outer, shared.inner) = (nil, nil) }
+            return ((shared.outer, shared.inner), shared.serializer.isDelivering)
         }
-        guard !taken.isDisposed else { return }
-        taken.listening?.dispose()
-        taken.inner?.dispose()
-        taken.outer?.dispose()
+        guard let starts else { return }
+        if !isDelivering { releaseHandlers() }  // otherwise the deliverer does, as it stops
+        starts.inner?.dispose()
+        starts.outer?.dispose()
     }
 }

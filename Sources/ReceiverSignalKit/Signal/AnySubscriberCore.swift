@@ -1,11 +1,7 @@
-/// ``SubscriberCore`` without its generic parameters: what a start made with a generator knows
-/// whatever its types — whether it has ended (terminated, or disposed) — and that its source let
-/// go of its subscriber. A class rather than a protocol, so that noting a start in
-/// ``StartsBeingMade``, asking it whether it has ended, and a subscriber's `deinit` look up no
-/// type metadata or witness table (measured: a protocol existential of the generic core cost
-/// about 800 instructions per start). It has no fields: each subclass keeps its state in one
-/// place, ``SubscriberCore`` in the fields its transitions change (SubscriberState.swift),
-/// ``InstantStart`` in its phase.
+/// A start without its types: what ``StartsBeingMade`` and a subscriber's `deinit` ask of it —
+/// whether it has ended (terminated, or disposed), and that its source let go of its subscriber.
+/// A class rather than a protocol, so that asking looks up no type metadata or witness table. Its
+/// subclasses are ``SubscriberCore`` and ``InstantStart``.
 @usableFromInline class AnySubscriberCore: @unchecked Sendable {
     @inlinable init() {}
 

@@ -1,27 +1,16 @@
-/// The start of a signal that ends at once — `single`, `fail`, `complete` — and the disposable
-/// that start returns.
-///
-/// Such a start calls its handlers itself, in order, before it returns, and nothing else can put
-/// into it: no one has its handle yet. So it needs no ``Subscriber``, no queue and no lock while
-/// it delivers; it behaves as the start of the same generator does:
-/// - It is noted in ``StartsBeingMade`` while it delivers, and has ended (``hasEnded``) from its
-///   terminal event on, so a restart loop started from its terminal handler pauses on it and
-///   resumes when it returns.
-/// - The terminal event lets go of the other handlers before the terminal one is called (this
-///   start never held them: its caller does, until it returns).
-/// - Disposing it delivers nothing more (it has delivered everything) and only marks it
-///   disposed: as the start's handle, it prints `SubscriberDisposable { disposable: hasValue }`
-///   until then and `… nil` after.
-///
-/// Its phase is written by the one thread making the start, before the start returns it, and by
-/// `dispose()` under its lock; ``hasEnded`` reads it under that lock (only the making thread asks
-/// it while the start delivers). It is that one byte and nothing more: a live handle is a 17-byte
-/// object (a 32-byte glibc chunk).
+/// The subscription of a signal that ends at once — `single`, `fail`, `complete` — and the
+/// disposable it returns. It calls its handlers itself, in order, before it returns, and no one
+/// else can reach it meanwhile, so it needs no ``Subscriber``, queue or lock while it delivers; it
+/// behaves as a generator's subscription does: noted in ``StartsBeingMade`` while it delivers, ended
+/// from its terminal event on (a restart loop started from its terminal handler pauses on it), and
+/// printed as `SubscriberDisposable { disposable: hasValue }` until disposed. Its phase is one
+/// byte, written by the making thread before it returns and by `dispose()` under its lock.
 @usableFromInline
 final class InstantStart: AnySubscriberCore, Disposable, CustomStringConvertible, @unchecked Sendable {
-    /// ``SubscriberPhase/running`` while it delivers its values, ``SubscriberPhase/terminated``
-    /// from its terminal event on, ``SubscriberPhase/disposed`` once disposed.
-    @exclusivity(unchecked) @usableFromInline var phase = SubscriberPhase.running
+    /// Where the start is: delivering its values, past its terminal event, or disposed.
+    @usableFromInline enum Phase: UInt8 { case running, terminated, disposed }
+
+    @exclusivity(unchecked) @usableFromInline var phase = Phase.running
 
     @inlinable override init() { super.init() }
 

@@ -1,28 +1,15 @@
-// `Restarts`: the loop that the restarting operators (`restart`, `recurse`, `retry`,
-// `restartIfError`, `restartOrMapError` in Signal+Catch.swift, and `feedbackLoop`) run their source
-// through, starting it again when a handler asks for it. It sits with the Signal core rather than
-// beside those operators because the core drives it: `Signal.init` and `InstantStart` resume the
-// loops that paused on a start being made once its generator returns (StartsBeingMade.swift).
+// The loop the restarting operators (`restart`, `recurse`, `retry`, `restartIfError`,
+// `restartOrMapError`, `feedbackLoop`) run their source through. It sits with the Signal core
+// because the core drives it: a loop that pauses on a subscription being made is resumed once that
+// subscription's generator returns (StartsBeingMade.swift).
 //
-// A source that ends synchronously asks for its restart while the loop is still inside its
-// `start`: the loop notes the request and starts again once `start` has returned, so ten thousand
-// synchronous restarts take ten thousand turns of a loop, not ten thousand stack frames.
-//
-// The loop runs inside the generator of the start it serves, so it must stop as soon as that start
-// ends — terminated, or disposed downstream — even though the generator has not returned what
-// stops it yet. So `Restarts` hands itself to its subscriber before its first turn: whatever ends
-// the start disposes the loop, and the loop stops at its next turn. And a start around it that
-// ends while its generator still runs (a `take(3)` downstream, after the third value) cannot reach
-// it before that generator returns — which a source that restarts synchronously would never let
-// happen — so while it is being made the loop pauses once one of the starts being made around it
-// has ended, and resumes, unless that start's end disposed it, once that start's generator has
-// returned (see StartsBeingMade.swift).
-//
-// A loop that restarts synchronously and that nothing around it ends — `restartIfError(.fail(1))
-// |> timeout(…)`, whose timer would start only after the upstream's `start` returns — would spin
-// forever. After `Restarts.synchronousLimit` starts in a row without returning, it stops the
-// program with a message instead.
-// Not `feedbackLoop`'s: its `once` decides when it ends (draining a long queue synchronously, say).
+// - A source that ends synchronously asks for its restart inside its `start`: the loop notes it
+//   and starts again once `start` returns — turns of a loop, not stack frames.
+// - The loop is its subscriber's disposable before its first turn, so whatever ends that
+//   subscription stops it; and while it is being made, it pauses once a subscription around it
+//   has ended, and resumes when that one's generator returns, unless its end disposed the loop.
+// - A loop that restarts synchronously with nothing around it able to end it stops the program
+//   after `synchronousLimit` turns with a message, instead of spinning (not `feedbackLoop`'s).
 
 /// Starts a source again each time one of its handlers calls ``request()``, in a loop on the
 /// thread that asked (never recursively), until ``dispose()``.

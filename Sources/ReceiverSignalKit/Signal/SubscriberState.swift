@@ -1,243 +1,294 @@
-// A subscription's state machine: every way a ``SubscriberCore`` changes is one transition,
-// called under the start's lock, that changes its fields and returns what to do next — the shape
-// of the core's `Receiver.State` and of swift-async-algorithms' channel state machines. The
-// caller does what it returns (calls a handler, disposes, releases) after unlocking, so that no
-// user code runs under the lock; the transitions themselves call nothing, and can be tested
-// without locks or threads. Debug builds check the invariants after each one.
-//
-// The state is the core's own stored properties, not a struct the core stores: measured on a
-// release build, such a struct (88 bytes) cost `never().start()` + `dispose()` 1,943 instructions
-// instead of 1,416 — the compiler built it aside and copied it in through its value witness on
-// every start, and each call to one of its methods from the unspecialised paths (`dispose()`, the
-// subscriber's `deinit`, the descriptions) passed its type metadata, looked up at run time. As
-// methods of the class, the transitions are reached through `self`, whose layout does not depend
-// on `T` or `E`. The actions are structs rather than tuples: a closure moved into a specialised
-// tuple is re-abstracted, which allocates.
+// A subscription's state machine, in the shape of swift-async-algorithms' `ChannelStateMachine`:
+// each `mutating` transition runs under the start's lock and returns what to do; the core does it
+// (calls a handler, disposes, releases) after unlocking. The transitions call nothing, so they are
+// tested alone, without locks or threads.
 
-/// Where a subscription is in its life. A terminal event ends ``running``; `dispose()` can begin
-/// in either of the first two phases, and passes through a disposing one while it disposes what
-/// the generator returned.
-@usableFromInline enum SubscriberPhase: UInt8 {
-    /// Values are accepted and delivered.
-    case running
-    /// A terminal event was accepted: nothing more is, and its delivery lets go of the handlers.
-    case terminated
-    /// `dispose()` began while running and is disposing what the generator returned: nothing is
-    /// accepted or delivered, but the handlers and what is kept alive are held until it has.
-    case disposing
-    /// `dispose()` began after a terminal event and is disposing what the generator returned: as
-    /// ``disposing``, but the subscriber is terminated, so its release lets go of the handlers.
-    case terminatedAndDisposing
+/// Where a subscription is in its life, and what it holds in that phase besides its handlers.
+///
+/// Not generic, so that the paths that run unspecialised (`dispose()`, the subscriber's `deinit`)
+/// copy and destroy it without type metadata. `keptAlive` is in every phase, so the tag needs no
+/// byte of its own: it fits in the array's spare bits.
+@usableFromInline enum SubscriberPhase {
+    /// Values are accepted and delivered. `generated`: what the generator returned, once it has.
+    case running(generated: (any Disposable)?, keptAlive: [AnyObject])
+    /// A terminal event was accepted and is on its way, behind the values queued before it.
+    case terminating(generated: (any Disposable)?, keptAlive: [AnyObject])
+    /// The terminal handler has been taken (and runs, or ran); `generated` waits for it.
+    case terminated(generated: (any Disposable)?, keptAlive: [AnyObject])
+    /// `dispose()` is disposing what the generator returned; the handlers wait for it to return.
+    case disposing(keptAlive: [AnyObject], wasTerminated: Bool)
     /// Disposed: only what is kept alive from now on is held.
-    case disposed
+    case disposed(keptAlive: [AnyObject])
 }
 
-extension SubscriberCore {
-    /// What ``SubscriberCore/admit(_:)`` decided about a `put`.
+/// What a subscription knows: its handlers, its phase, and the ``Serializer`` of the events put
+/// into it. The handlers are held from `start` until the terminal event's delivery, the
+/// disposal's end or the subscriber's release, whichever comes first.
+@usableFromInline struct SubscriberState<T, E> {
+    @usableFromInline typealias Event = Subscriber<T, E>.Event
+
+    /// The handlers `start` was given; a field is `nil` once let go of, or if none was given.
+    @usableFromInline struct Handlers {
+        @usableFromInline var next: ((T) -> Void)?
+        @usableFromInline var error: ((E) -> Void)?
+        @usableFromInline var completed: (() -> Void)?
+
+        @inlinable @inline(__always) init(next: ((T) -> Void)?, error: ((E) -> Void)?, completed: (() -> Void)?) {
+            (self.next, self.error, self.completed) = (next, error, completed)
+        }
+
+        /// None.
+        @inlinable @inline(__always) init() { (next, error, completed) = (nil, nil, nil) }
+
+        @inlinable var isEmpty: Bool { next == nil && error == nil && completed == nil }
+    }
+
+    /// What ``admit(_:)`` decided about a `put`.
     @usableFromInline enum Admission {
         /// The calling thread delivers the event now.
         case deliver
         /// Queued for the thread already delivering.
         case queued
-        /// Dropped, the subscription having ended; `release` is what was kept alive since it
+        /// Dropped: the subscription has ended. `release` is what was kept alive since it
         /// terminated, let go of by a later terminal event, as in SwiftSignalKit.
         case refused(release: [AnyObject])
     }
 
-    /// What ``SubscriberCore/beginDisposal()`` decided about a `dispose()`.
+    /// What a transition let go of, for the caller to release (or dispose) after unlocking.
+    @usableFromInline struct Release {
+        @usableFromInline var handlers: Handlers
+        @usableFromInline var disposable: (any Disposable)?
+        @usableFromInline var keptAlive: [AnyObject]
+
+        @inlinable @inline(__always) init(
+            _ handlers: Handlers = Handlers(), disposable: (any Disposable)? = nil, keptAlive: [AnyObject] = []
+        ) {
+            (self.handlers, self.disposable, self.keptAlive) = (handlers, disposable, keptAlive)
+        }
+    }
+
+    @usableFromInline var handlers: Handlers
+    @usableFromInline var phase: SubscriberPhase
+    @usableFromInline var serializer: Serializer<Event>
+
+    @inlinable @inline(__always) init(_ handlers: Handlers) {
+        (self.handlers, phase, serializer) = (handlers, .running(generated: nil, keptAlive: []), Serializer())
+    }
+
+    /// The handlers, moved out: the one way they are let go of.
+    @inlinable @inline(__always) mutating func takeHandlers() -> Handlers {
+        let taken = handlers
+        handlers = Handlers()
+        return taken
+    }
+
+    /// Moves the phase out, for a transition that puts the next one in its place.
+    @inlinable @inline(__always) mutating func takePhase() -> SubscriberPhase {
+        var taken = SubscriberPhase.disposed(keptAlive: [])
+        swap(&taken, &phase)
+        return taken
+    }
+
+    /// Whether `dispose()` has begun.
+    @inlinable var isDisposed: Bool {
+        switch phase {
+        case .disposing, .disposed: true
+        case .running, .terminating, .terminated: false
+        }
+    }
+
+    /// SwiftSignalKit's `terminated`: a terminal event was accepted, or a disposal has finished.
+    @inlinable var isTerminated: Bool {
+        switch phase {
+        case .running: false
+        case .disposing(_, let wasTerminated): wasTerminated
+        case .terminating, .terminated, .disposed: true
+        }
+    }
+
+    /// A `put` of `event`: accepted while running (a terminal event ends the phase), then
+    /// delivered by this thread if none is delivering, or queued for the one that is.
+    @inlinable @inline(__always) mutating func admit(_ event: Event) -> Admission {
+        switch phase {
+        case .running:
+            if case .next = event { break }
+            guard case .running(let generated, let keptAlive) = phase else { break }
+            phase = .terminating(generated: generated, keptAlive: keptAlive)
+        case .terminating, .terminated:
+            // A later terminal event lets go of what was kept alive since.
+            if case .next = event { return .refused(release: []) }
+            return .refused(release: takeKeptAlive())
+        case .disposing, .disposed:
+            return .refused(release: [])
+        }
+        return serializer.admit(event) ? .deliver : .queued
+    }
+
+    /// A value has been delivered: the next event for the delivering thread, or `nil` when it
+    /// stops — nothing is queued, or the subscription is being disposed (what was queued then goes
+    /// to `dropped`, to be released after unlocking).
+    @inlinable @inline(__always) mutating func next(dropping dropped: inout DrainQueue<Event>) -> Event? {
+        guard !isDisposed else {
+            dropped = serializer.stop()
+            return nil
+        }
+        return serializer.next()
+    }
+
+    /// The terminal event's delivery begins: the handlers and what is kept alive are handed over
+    /// (the caller calls the terminal handler and releases the rest). Nothing is queued behind a
+    /// terminal event.
+    @inlinable @inline(__always) mutating func beginTermination() -> Release {
+        guard case .terminating(let generated, let keptAlive) = phase else {
+            return Release()  // never: the deliverer admitted the terminal event, and only it ends the phase
+        }
+        phase = .terminated(generated: generated, keptAlive: [])
+        return Release(takeHandlers(), keptAlive: keptAlive)
+    }
+
+    /// The terminal handler has returned: the delivery ends, and what the generator returned is
+    /// handed back to be disposed (`nil` if a disposal took it). The queue's storage goes to
+    /// `drained`, to be let go of after unlocking.
+    @inlinable @inline(__always) mutating func endTermination(releasing drained: inout DrainQueue<Event>) -> (
+        any Disposable
+    )? {
+        drained = serializer.stop()
+        guard case .terminated(let generated?, let keptAlive) = phase else { return nil }
+        phase = .terminated(generated: nil, keptAlive: keptAlive)
+        return generated
+    }
+
+    /// The generator returned `disposable`: held for the subscription's end, or refused (`false`:
+    /// the caller disposes it at once) if it has ended already, as the generator may end it.
+    @inlinable @inline(__always) mutating func hold(_ disposable: any Disposable) -> Bool {
+        guard case .running = phase, case .running(_, let keptAlive) = takePhase() else { return false }
+        phase = .running(generated: disposable, keptAlive: keptAlive)
+        return true
+    }
+
+    /// Keeps `object` until the subscription ends, or, if it has, until the next terminal event,
+    /// the disposal or the subscriber's release.
+    @inlinable mutating func keepAlive(_ object: AnyObject) {
+        var keptAlive = takeKeptAlive()
+        keptAlive.append(object)
+        phase = phase.replacingKeptAlive(with: keptAlive)
+    }
+
+    /// What is kept alive, moved out; the phase stays.
+    @inlinable mutating func takeKeptAlive() -> [AnyObject] {
+        let keptAlive = phase.keptAlive
+        phase = phase.replacingKeptAlive(with: [])
+        return keptAlive
+    }
+
+    /// The source let go of the subscriber: the handlers and what is kept alive are handed back,
+    /// and what the generator returned too when nothing else holds it (`isHandleGone`: no
+    /// `dispose()` can come). A disposal under way while running releases all of this itself when
+    /// it ends, as SwiftSignalKit's handle holds its subscriber meanwhile.
+    @inlinable @inline(__always) mutating func subscriberReleased(isHandleGone: Bool) -> Release {
+        let taken = takePhase()
+        switch consume taken {
+        case .running(var generated, let keptAlive):
+            let disposable = isHandleGone ? generated.take() : nil
+            phase = .running(generated: generated, keptAlive: [])
+            return Release(takeHandlers(), disposable: disposable, keptAlive: keptAlive)
+        case .terminating(var generated, let keptAlive):
+            let disposable = isHandleGone ? generated.take() : nil
+            phase = .terminating(generated: generated, keptAlive: [])
+            return Release(takeHandlers(), disposable: disposable, keptAlive: keptAlive)
+        case .terminated(var generated, let keptAlive):
+            let disposable = isHandleGone ? generated.take() : nil
+            phase = .terminated(generated: generated, keptAlive: [])
+            return Release(takeHandlers(), disposable: disposable, keptAlive: keptAlive)
+        case .disposing(let keptAlive, let wasTerminated):
+            guard wasTerminated else {
+                phase = .disposing(keptAlive: keptAlive, wasTerminated: false)
+                return Release()
+            }
+            phase = .disposing(keptAlive: [], wasTerminated: true)
+            return Release(takeHandlers(), keptAlive: keptAlive)
+        case .disposed(let keptAlive):
+            return Release(takeHandlers(), keptAlive: keptAlive)
+        }
+    }
+
+    /// What ``beginDisposal()`` decided about a `dispose()`.
     @usableFromInline enum DisposalStart {
         /// Disposed already: nothing to do.
         case alreadyDisposed
         /// Dispose this (what the generator returned, if the subscription still held it), then
-        /// call ``SubscriberCore/endDisposal()``.
+        /// call ``endDisposal()``.
         case dispose((any Disposable)?)
     }
 
-    /// What a transition let go of: the caller releases (or disposes) it after unlocking, in the
-    /// order the operation documents. Fields that are `nil` or empty hold nothing.
-    @usableFromInline struct Release {
-        @usableFromInline var next: ((T) -> Void)?
-        @usableFromInline var error: ((E) -> Void)?
-        @usableFromInline var completed: (() -> Void)?
-        @usableFromInline var disposable: (any Disposable)?
-        @usableFromInline var keptAlive: [AnyObject]
-
-        /// Holds nothing; the transition moves into it what it lets go of.
-        @inlinable @inline(__always) init() {
-            (next, error, completed, disposable, keptAlive) = (nil, nil, nil, nil, [])
-        }
-    }
-
-    /// Whether `dispose()` has begun.
-    @inlinable var isDisposed: Bool { phase == .disposing || phase == .terminatedAndDisposing || phase == .disposed }
-    /// SwiftSignalKit's `terminated`: a terminal event was accepted, or a disposal has finished.
-    @inlinable var isTerminated: Bool { phase == .terminated || phase == .terminatedAndDisposing || phase == .disposed }
-
-    /// A `put` of `event`: accepted while running (a terminal event ends the phase), and then
-    /// delivered by this thread if none is delivering, or queued for the one that is.
-    @inlinable @inline(__always) func admit(_ event: Event) -> Admission {
-        #if RECEIVER_DIAGNOSTICS
-        defer { checkInvariants() }
-        #endif
-        var isTerminal: Bool {
-            if case .next = event { return false }
-            return true
-        }
-        guard phase == .running else {
-            guard phase == .terminated, isTerminal else { return .refused(release: []) }
-            return .refused(release: keptAlive.take())
-        }
-        if isTerminal { phase = .terminated }
-        guard !isDelivering else {
-            queue.append(event)
-            return .queued
-        }
-        isDelivering = true
-        return .deliver
-    }
-
-    /// A value has been delivered: the next queued event for the delivering thread, or `nil`
-    /// when it stops — nothing is queued (the queue keeps a small ring for the next burst), or
-    /// the start is being disposed (then what was queued is moved to `dropped`, to be released
-    /// after unlocking).
-    @inlinable @inline(__always) func advance(dropping dropped: inout DrainQueue<Event>) -> Event? {
-        #if RECEIVER_DIAGNOSTICS
-        defer { checkInvariants() }
-        #endif
-        guard !isDisposed else {
-            dropped = queue.removeAll()
-            isDelivering = false
-            return nil
-        }
-        guard let event = queue.popFirst() else {
-            isDelivering = false
-            return nil
-        }
-        return event
-    }
-
-    /// The terminal event's delivery begins: every handler and what is kept alive are taken
-    /// out (the delivering thread calls the terminal handler and releases the rest). Nothing
-    /// is queued behind a terminal event: the queue is empty.
-    @inlinable @inline(__always) func beginTermination() -> Release {
-        #if RECEIVER_DIAGNOSTICS
-        defer { checkInvariants() }
-        #endif
-        // Copied out, then cleared, rather than `take()`n: the generic `Optional.take()`
-        // returns a handler at its unsubstituted abstraction, which costs two reabstraction
-        // thunks (two allocations) per handler.
-        var release = Release()
-        (release.next, release.error, release.completed, release.keptAlive, next, error, completed, keptAlive) =
-            (next, error, completed, keptAlive, nil, nil, nil, [])
-        return release
-    }
-
-    /// The terminal handler has returned: the delivery ends, and what the generator returned
-    /// is handed back to be disposed (`nil` if a disposal has taken it). The queue's ring,
-    /// empty, goes to `drained`, to be let go of after unlocking: nothing is queued any more.
-    @inlinable @inline(__always) func endTermination(releasing drained: inout DrainQueue<Event>) -> (any Disposable)? {
-        #if RECEIVER_DIAGNOSTICS
-        defer { checkInvariants() }
-        #endif
-        let disposable = disposable
-        self.disposable = nil
-        drained = queue.removeAll()
-        isDelivering = false
-        return disposable
-    }
-
-    /// The generator returned `disposable`: held for the start's end, or, if the start has ended
-    /// already (the generator may terminate before it returns), refused — `false`: the caller
-    /// disposes it at once.
-    @inlinable @inline(__always) func hold(_ disposable: any Disposable) -> Bool {
-        #if RECEIVER_DIAGNOSTICS
-        defer { checkInvariants() }
-        #endif
-        guard phase == .running else { return false }
-        self.disposable = disposable
-        return true
-    }
-
-    /// Keeps `object` until the start ends, or, if it has, until the next terminal event, the
-    /// disposal or the subscriber's release.
-    @inlinable @inline(__always) func addKeptAlive(_ object: AnyObject) {
-        keptAlive.append(object)
-    }
-
-    /// The source let go of the subscriber: the handlers and what is kept alive are released,
-    /// and what the generator returned too when nothing else holds it (`isHandleGone`: no
-    /// `dispose()` can come). While a disposal is disposing what the generator returned, it
-    /// releases all of this itself when that returns (SwiftSignalKit's handle holds its
-    /// subscriber meanwhile): nothing is released here.
-    ///
-    @usableFromInline @inline(__always) final func subscriberWasReleased(isHandleGone: Bool) -> Release {
-        #if RECEIVER_DIAGNOSTICS
-        defer { checkInvariants() }
-        #endif
-        guard phase != .disposing else { return Release() }
-        var release = Release()
-        (release.next, release.error, release.completed, release.keptAlive, next, error, completed, keptAlive) =
-            (next, error, completed, keptAlive, nil, nil, nil, [])
-        if isHandleGone { (release.disposable, disposable) = (disposable, nil) }
-        return release
-    }
-
-    /// `dispose()` begins: nothing is accepted or delivered from now on (a delivering thread
-    /// drops its queue), and what the generator returned is taken out, so that this disposal
-    /// alone disposes it, exactly once.
-    @usableFromInline @inline(__always) final func beginDisposal() -> DisposalStart {
-        #if RECEIVER_DIAGNOSTICS
-        defer { checkInvariants() }
-        #endif
+    /// `dispose()` begins: nothing is accepted or delivered from now on (a delivering thread drops
+    /// its queue), and what the generator returned is taken out, for this disposal alone to
+    /// dispose, once.
+    @inlinable @inline(__always) mutating func beginDisposal() -> DisposalStart {
         switch phase {
-        case .disposing, .terminatedAndDisposing, .disposed: return .alreadyDisposed
-        case .running: phase = .disposing
-        case .terminated: phase = .terminatedAndDisposing
+        case .running(let generated, let keptAlive):
+            phase = .disposing(keptAlive: keptAlive, wasTerminated: false)
+            return .dispose(generated)
+        case .terminating(let generated, let keptAlive), .terminated(let generated, let keptAlive):
+            phase = .disposing(keptAlive: keptAlive, wasTerminated: true)
+            return .dispose(generated)
+        case .disposing, .disposed:
+            return .alreadyDisposed
         }
-        let disposable = disposable
-        self.disposable = nil
-        return .dispose(disposable)
     }
 
-    /// What the generator returned has been disposed: the start is terminated, and the
-    /// handlers and what is kept alive are handed back to be released. The subscriber holds
-    /// them until then, as SwiftSignalKit's does, so what that disposal did to it (a
-    /// `keepAlive`, a look at its `description`) saw it as it was.
-    @usableFromInline @inline(__always) final func endDisposal() -> Release {
-        #if RECEIVER_DIAGNOSTICS
-        defer { checkInvariants() }
-        #endif
-        phase = .disposed
-        var release = Release()
-        (release.next, release.error, release.completed, release.keptAlive, next, error, completed, keptAlive) =
-            (next, error, completed, keptAlive, nil, nil, nil, [])
-        return release
+    /// What the generator returned has been disposed: the subscription is disposed, and the
+    /// handlers and what is kept alive are handed back. The subscriber held them until then, as
+    /// SwiftSignalKit's does, so what that disposal did to it (a `keepAlive`, a look at its
+    /// `description`) saw it as it was.
+    @inlinable @inline(__always) mutating func endDisposal() -> Release {
+        let keptAlive = phase.keptAlive
+        phase = .disposed(keptAlive: [])
+        return Release(takeHandlers(), keptAlive: keptAlive)
     }
 
-    /// The first invariant the state breaks, or `nil`.
+    /// Whether what the generator returned is the subscriber's, as its `description` shows it:
+    /// until it terminates, also while a disposal that has taken it out disposes it (as
+    /// SwiftSignalKit's subscriber shows it).
+    @inlinable var subscriberHoldsGenerated: Bool {
+        switch phase {
+        case .running(let generated, _): generated != nil
+        case .disposing(_, let wasTerminated): !wasTerminated
+        case .terminating, .terminated, .disposed: false
+        }
+    }
+
+    /// The invariant the phases cannot hold by construction, if it is broken.
     @usableFromInline var brokenInvariant: String? {
-        if !isDelivering, !queue.isEmpty { return "events are queued with no thread delivering them" }
-        switch phase {
-        case .running:
-            return nil
-        case .terminated:
-            if isDelivering { return nil }  // the terminal event is on its way
-            if next != nil || error != nil || completed != nil {
-                return "a terminated start holds handlers after its delivery"
-            }
-            if disposable != nil { return "a terminated start holds what the generator returned" }
-        case .disposing, .terminatedAndDisposing:
-            if disposable != nil { return "a disposing start holds what the generator returned" }
-        case .disposed:
-            if next != nil || error != nil || completed != nil { return "a disposed start holds handlers" }
-            if disposable != nil { return "a disposed start holds what the generator returned" }
+        if !serializer.isDelivering, !serializer.waiting.isEmpty {
+            return "events are queued with no thread delivering them"
         }
-        return nil
+        switch phase {
+        case .running, .terminating, .disposing: return nil
+        case .terminated, .disposed:
+            return serializer.isDelivering || handlers.isEmpty ? nil : "an ended subscription holds handlers"
+        }
+    }
+}
+
+extension SubscriberPhase {
+    /// What is kept alive, in any phase.
+    @inlinable var keptAlive: [AnyObject] {
+        switch self {
+        case .running(_, let keptAlive), .terminating(_, let keptAlive), .terminated(_, let keptAlive),
+            .disposing(let keptAlive, _), .disposed(let keptAlive):
+            keptAlive
+        }
     }
 
-    /// Stops the program if the state breaks an invariant; debug builds call it after every
-    /// transition.
-    @usableFromInline func checkInvariants() {
-        if let broken = brokenInvariant { preconditionFailure("SubscriberCore: \(broken)") }
+    /// The same phase, keeping `keptAlive` alive instead.
+    @inlinable func replacingKeptAlive(with keptAlive: [AnyObject]) -> SubscriberPhase {
+        switch self {
+        case .running(let generated, _): .running(generated: generated, keptAlive: keptAlive)
+        case .terminating(let generated, _): .terminating(generated: generated, keptAlive: keptAlive)
+        case .terminated(let generated, _): .terminated(generated: generated, keptAlive: keptAlive)
+        case .disposing(_, let wasTerminated): .disposing(keptAlive: keptAlive, wasTerminated: wasTerminated)
+        case .disposed: .disposed(keptAlive: keptAlive)
+        }
     }
 }

@@ -59,6 +59,20 @@ import Testing
         #expect(queue.storage == nil, "a ring grown by a burst is let go of")
     }
 
+    /// The boundary of the keep-or-let-go rule: a ring of exactly `keptCapacity` slots is kept,
+    /// one grown past it is let go of.
+    @Test func aDrainedRingOfExactlyTheKeptCapacityIsKept() {
+        let kept = DrainQueueStorage<Int>.keptCapacity
+        var queue = DrainQueue<Int>()
+        for value in 0..<kept { queue.append(value) }
+        #expect(queue.storage?.slotCount == kept)
+        while queue.popFirst() != nil {}
+        #expect(queue.storage?.slotCount == kept, "a ring of exactly the kept capacity is kept")
+        for value in 0...kept { queue.append(value) }
+        while queue.popFirst() != nil {}
+        #expect(queue.storage == nil, "a ring grown past it is let go of")
+    }
+
     @Test func anElementTakenOutIsNoLongerHeld() {
         var queue = DrainQueue<Tracked>()
         let before = Tracked.alive
@@ -73,13 +87,13 @@ import Testing
         #expect(Tracked.alive == before)
     }
 
-    @Test func removeAllMovesEverythingOutAndDroppingItReleasesIt() {
+    @Test func takeAllMovesEverythingOutAndDroppingItReleasesIt() {
         var queue = DrainQueue<Tracked>()
         let before = Tracked.alive
         for value in 0..<10 { queue.append(Tracked(value)) }
         _ = queue.popFirst()  // the ring no longer starts at its first slot
         for value in 10..<13 { queue.append(Tracked(value)) }
-        var dropped = queue.removeAll()
+        var dropped = queue.takeAll()
         #expect(queue.isEmpty && queue.storage == nil)
         #expect(dropped.count == 12)
         #expect(dropped.popFirst()?.value == 1)

@@ -3,13 +3,13 @@ import ReceiverSignalKit
 import ReceiverSignalKitTesting
 import Testing
 
-// Which tests run real Dispatch, and why. `deliverOn` on a named queue (`Queue()`, `Queue(name:)`)
-// takes the serial lane, which a virtual queue never does (it takes the general lane, as a
-// concurrent queue does): those tests are the serial lane's, so they hold a real queue with a
-// semaphore instead of advancing a scheduler. So are the wrapped, concurrent and main queues',
-// the thread pool's (no virtual form), and the races between threads. `runOn(queue)` runs the
-// same code on every queue, so its tests run on virtual time, but for its thread race; the lanes
-// on virtual time have tests of their own at the end.
+// Which tests run real Dispatch, and why. `deliverOn` on a serial queue takes the serial lane,
+// and a `TestScheduler` queue is serial: the serial lane's tests run on virtual time, where "the
+// queue is busy" is "the scheduler has not advanced". Real Dispatch stays for what only it has:
+// threads racing the queue (`eventsFromManyThreadsAndTheQueueKeepEachThreadsOrder`), the serial
+// lane's own dispatch path, the queues that take the general lane (wrapped, concurrent), and the
+// thread pool (no virtual form). The main queue's tests are in Dispatch/MainQueueTests.swift, on
+// the scheduler's main queue.
 @Suite(.detectingLeaks) struct SignalDispatchTests {
     private static let pool = ThreadPool(threadCount: 3, threadPriority: 0.5)
     private static let singleThread = ThreadPool(threadCount: 1, threadPriority: 0.5)
@@ -39,33 +39,41 @@ import Testing
         )
     }
 
-    // MARK: deliverOn(Queue)
+    // MARK: deliverOn(Queue): the serial lane, on virtual time
 
     @Test func deliverOnStartsOnTheCallingThreadAndDeliversInOrderOnTheQueue() {
-        let queue = Queue()
-        let generated = History<String>()
-        let events = History<String>()
-        let done = DispatchSemaphore(value: 0)
-        record(counting(generated, on: queue) |> deliverOn(queue), on: queue, into: events, done: done)
-        expectSignal(done)
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let (generated, events) = (History<String>(), History<String>())
+        record(counting(generated, on: queue) |> deliverOn(queue), on: queue, into: events)
         #expect(generated.recorded == ["generator on queue false"])
+        #expect(events.recorded.isEmpty)  // dispatched: the queue has not run yet
+        scheduler.advance()
         #expect(events.recorded == ["1 true", "2 true", "3 true", "completed true"])
     }
 
+    /// Each event keeps its tick and its place, whatever queue sent it: tick 0 from the starting
+    /// thread, the rest from another queue.
+    @Test func deliverOnKeepsEachEventsTimeAndOrder() {
+        let scheduler = TestScheduler()
+        let (queue, other) = (scheduler.queue(name: "queue"), scheduler.queue(name: "other"))
+        expectMarbles(marbles("a-[bc]--d|", on: other) |> deliverOn(queue), "a-[bc]--d|", on: scheduler)
+    }
+
     @Test func deliverOnKeepsOrderAcrossManyValues() {
-        let queue = Queue()
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
         let (input, output) = Signal<Int, NoError>.pipe()
-        let seen = History<Int>()
-        let done = DispatchSemaphore(value: 0)
-        (output |> deliverOn(queue)).start(next: seen.record, completed: { done.signal() })
+        let recording = scheduler.record(output |> deliverOn(queue))
         for value in 0..<500 { input.putNext(value) }
         input.putCompletion()
-        expectSignal(done)
-        #expect(seen.recorded == Array(0..<500))
+        scheduler.advance()
+        #expect(recording.events == (0..<500).map { .next(0, $0) } + [.completed(0)])
     }
 
     @Test func deliverOnDeliversInlineWhenAlreadyOnTheQueue() {
-        let queue = Queue()
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
         let events = History<String>()
         queue.sync {
             record(counting(History(), on: queue) |> deliverOn(queue), on: queue, into: events)
@@ -75,55 +83,43 @@ import Testing
     }
 
     @Test func disposingDropsEventsAlreadyDispatched() {
-        let queue = Queue()
-        let gate = DispatchSemaphore(value: 0)
-        queue.justDispatch { gate.wait() }  // holds the queue: what follows waits behind it
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
         let events = History<String>()
-        let disposable = record(counting(History(), on: queue) |> deliverOn(queue), on: queue, into: events)
-        disposable.dispose()
-        gate.signal()
-        queue.queue.sync {}
+        record(counting(History(), on: queue) |> deliverOn(queue), on: queue, into: events).dispose()
+        scheduler.advance()
         #expect(events.recorded.isEmpty)
     }
 
     /// An event produced on the queue waits behind the start's earlier events still waiting
     /// there, instead of running inline ahead of them (SwiftSignalKit gives 2, 0, 1; the migration
     /// guide's row "`deliverOn(queue)`: an event that happens on `queue` while earlier events of
-    /// the same start still wait for `queue`").
+    /// the same start still wait for `queue`"): the block dispatched first runs first, and sets 2
+    /// while 0 and 1 wait.
     @Test func anEventProducedOnTheQueueWaitsBehindTheStartsEarlierEvents() {
-        let queue = Queue(name: "q")
-        let (promise, gate) = (ValuePromise(0), DispatchSemaphore(value: 0))
-        queue.justDispatch {
-            gate.wait()
-            promise.set(2)  // on the queue, while 0 and 1 wait there
-        }
-        let seen = History<Int>()
-        let disposable = (promise.get() |> deliverOn(queue)).start(next: { seen.record($0) })
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let promise = ValuePromise(0)
+        queue.justDispatch { promise.set(2) }
+        let recording = scheduler.record(promise.get() |> deliverOn(queue))
         promise.set(1)
-        gate.signal()
-        queue.sync {}
-        #expect(seen.recorded == [0, 1, 2])
-        disposable.dispose()
+        scheduler.advance()
+        #expect(recording.events == [.next(0, 0), .next(0, 1), .next(0, 2)])
+        recording.dispose()
     }
 
     /// The terminal event keeps its place too: a completion put on the queue comes after the
     /// values that wait there.
     @Test func aCompletionProducedOnTheQueueWaitsBehindTheStartsValues() {
-        let queue = Queue(name: "q")
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
         let (input, output) = Signal<Int, NoError>.pipe()
-        let gate = DispatchSemaphore(value: 0)
-        queue.justDispatch {
-            gate.wait()
-            input.putCompletion()
-        }
-        let events = History<String>()
-        (output |> deliverOn(queue)).start(
-            next: { events.record("\($0)") }, completed: { events.record("completed") })
+        queue.justDispatch { input.putCompletion() }
+        let recording = scheduler.record(output |> deliverOn(queue))
         input.putNext(1)
         input.putNext(2)
-        gate.signal()
-        queue.sync {}
-        #expect(events.recorded == ["1", "2", "completed"])
+        scheduler.advance()
+        #expect(recording.events == [.next(0, 1), .next(0, 2), .completed(0)])
     }
 
     /// An event that a handler sends on the queue while its own event is delivered comes right
@@ -131,7 +127,8 @@ import Testing
     /// the order they happened in.
     @Test func anEventProducedByAHandlerComesAfterWhatHappenedBeforeIt() {
         let bag = DisposeBag()  // a handler below holds its own source: the bag ends the cycle with the test
-        let queue = Queue(name: "q")
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
         let (input, output) = Signal<Int, NoError>.pipe()
         let seen = History<String>()
         (output |> deliverOn(queue)).start(next: { value in
@@ -144,35 +141,35 @@ import Testing
         }
         #expect(seen.recorded == ["1", "2", "put returned"])
 
-        let gate = DispatchSemaphore(value: 0)
-        queue.justDispatch { gate.wait() }
         input.putNext(10)  // waits for the queue
         input.putNext(20)  // waits behind it
-        gate.signal()
-        queue.sync {}  // 10's handler puts 11 while 20 waits: 11 comes after 20
+        scheduler.advance()  // 10's handler puts 11 while 20 waits: 11 comes after 20
         #expect(seen.recorded == ["1", "2", "put returned", "10", "20", "11"])
-    }
-
-    /// The queue a start delivers on: a named one (serial, so the start's lane keeps its state
-    /// on the queue without a lock), or one wrapping a serial `DispatchQueue` (never current, so
-    /// every event is dispatched, as on a concurrent queue).
-    enum SerialKind: CaseIterable, Sendable {
-        case named, wrapped
-
-        func make() -> Queue {
-            switch self {
-            case .named: Queue(name: "q")
-            case .wrapped: Queue(queue: DispatchQueue(label: "q"))
-            }
-        }
     }
 
     /// Each event that happens off the queue is a block of its own, dispatched as it happens, as in
     /// SwiftSignalKit: work dispatched to the queue between two events runs between them — also
     /// when the queue finds all three events waiting at once.
-    @Test(arguments: SerialKind.allCases)
-    func workDispatchedBetweenTwoEventsRunsBetweenThem(_ kind: SerialKind) {
-        let queue = kind.make()
+    @Test func workDispatchedBetweenTwoEventsRunsBetweenThem() {
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let (input, output) = Signal<Int, NoError>.pipe()
+        let seen = History<String>()
+        (output |> deliverOn(queue)).start(next: { seen.record("\($0)") })
+        input.putNext(1)
+        queue.justDispatch { seen.record("x") }
+        input.putNext(2)
+        queue.justDispatch { seen.record("y") }
+        input.putNext(3)
+        scheduler.advance()
+        #expect(seen.recorded == ["1", "x", "2", "y", "3"])
+    }
+
+    /// The same on a queue wrapping a serial `DispatchQueue`: never current, so it takes the
+    /// general lane and every event is dispatched (real Dispatch: the queue is held by a block
+    /// waiting on a semaphore).
+    @Test func workDispatchedBetweenTwoEventsRunsBetweenThemOnAWrappedQueue() {
+        let queue = Queue(queue: DispatchQueue(label: "q"))
         let (input, output) = Signal<Int, NoError>.pipe()
         let (seen, gate) = (History<String>(), DispatchSemaphore(value: 0))
         (output |> deliverOn(queue)).start(next: { seen.record("\($0)") })
@@ -193,20 +190,19 @@ import Testing
     /// delivered at once.
     @Test func anEventProducedByAHandlerComesAfterEveryEventWaitingThenTheNextArrivesOnce() {
         let bag = DisposeBag()  // a handler below holds its own source: the bag ends the cycle with the test
-        let queue = Queue(name: "q")
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
         let (input, output) = Signal<Int, NoError>.pipe()
-        let (seen, gate) = (History<Int>(), DispatchSemaphore(value: 0))
+        let seen = History<Int>()
         (output |> deliverOn(queue)).start(next: { value in
             seen.record(value)
             if value == 10 { input.putNext(11) }  // on the queue, while 20 and 30 wait
         }).disposed(by: bag)
-        queue.justDispatch { gate.wait() }
         for value in [10, 20, 30] { input.putNext(value) }
-        gate.signal()
-        queue.sync {}
+        scheduler.advance()
         #expect(seen.recorded == [10, 20, 30, 11])
         input.putNext(40)
-        queue.sync {}
+        scheduler.advance()
         #expect(seen.recorded == [10, 20, 30, 11, 40])
         queue.sync {
             input.putNext(50)
@@ -218,14 +214,36 @@ import Testing
     /// Each event on its way holds the start until its block has run — also once the start is
     /// disposed, or the upstream has completed and let go of it — and no longer: then nothing holds
     /// the queue (the start's lane did). The events still waiting at disposal are dropped.
-    @Test(arguments: SerialKind.allCases, [true, false])
-    func aStartHoldsItsQueueUntilItsBlocksHaveRun(_ kind: SerialKind, disposing: Bool) {
+    @Test(arguments: [true, false])
+    func aStartHoldsItsQueueUntilItsBlocksHaveRun(disposing: Bool) {
+        let scheduler = TestScheduler()
+        weak var weakQueue: Queue?
+        let seen = History<String>()
+        do {
+            let queue = scheduler.queue()
+            weakQueue = queue
+            let (input, output) = Signal<Int, NoError>.pipe()
+            let disposable = (output |> deliverOn(queue)).start(
+                next: { seen.record("\($0)") }, completed: { seen.record("completed") })
+            input.putNext(1)
+            input.putNext(2)
+            if disposing { disposable.dispose() } else { input.putCompletion() }
+        }
+        #expect(weakQueue != nil)  // the blocks on their way hold it
+        scheduler.advance()
+        #expect(weakQueue == nil)
+        #expect(seen.recorded == (disposing ? [] : ["1", "2", "completed"]))
+    }
+
+    /// The same on a queue wrapping a `DispatchQueue` (the general lane, on real Dispatch).
+    @Test(arguments: [true, false])
+    func aStartHoldsItsWrappedQueueUntilItsBlocksHaveRun(disposing: Bool) {
         weak var weakQueue: Queue?
         let (seen, gate) = (History<String>(), DispatchSemaphore(value: 0))
-        let dispatchQueue: DispatchQueue
+        let dispatchQueue = DispatchQueue(label: "q")
         do {
-            let queue = kind.make()
-            (weakQueue, dispatchQueue) = (queue, queue.queue)
+            let queue = Queue(queue: dispatchQueue)
+            weakQueue = queue
             let (input, output) = Signal<Int, NoError>.pipe()
             let disposable = (output |> deliverOn(queue)).start(
                 next: { seen.record("\($0)") }, completed: { seen.record("completed") })
@@ -240,6 +258,27 @@ import Testing
         #expect(weakQueue == nil)
         #expect(seen.recorded == (disposing ? [] : ["1", "2", "completed"]))
     }
+
+    /// `combineLatest(queue:)` delivers each input with `deliverOn(queue)`, so it keeps each
+    /// input's order: the value set on the queue is delivered at once after the two still waiting
+    /// (before the other input's first value arrives, so only the last makes a tuple). Before, it
+    /// ran ahead of them, and the last tuple was stale: "0 a", "1 a".
+    @Test func combineLatestOnAQueueKeepsEachInputsOrder() {
+        let scheduler = TestScheduler()
+        let queue = scheduler.queue()
+        let (promise, other) = (ValuePromise(0), ValuePromise("a"))
+        queue.justDispatch { promise.set(2) }  // on the queue, while 0 and 1 wait there
+        let seen = History<String>()
+        let disposable = combineLatest(queue: queue, promise.get(), other.get()).start(next: { value in
+            seen.record("\(value.0) \(value.1)")
+        })
+        promise.set(1)
+        scheduler.advance()
+        #expect(seen.recorded == ["2 a"])
+        disposable.dispose()
+    }
+
+    // MARK: deliverOn(Queue) on real Dispatch
 
     /// Events from many threads and from the queue itself, interleaved: each thread's events reach
     /// the handler in the order that thread put them, and every event arrives once.
@@ -309,28 +348,6 @@ import Testing
         expectSignal(done)
         #expect(seen.recorded == Array(0..<100))
         #expect(!overlapped.with { $0 })
-    }
-
-    /// `combineLatest(queue:)` delivers each input with `deliverOn(queue)`, so it keeps each
-    /// input's order: the value set on the queue is delivered at once after the two still waiting
-    /// (before the other input's first value arrives, so only the last makes a tuple). Before, it
-    /// ran ahead of them, and the last tuple was stale: "0 a", "1 a".
-    @Test func combineLatestOnAQueueKeepsEachInputsOrder() {
-        let queue = Queue(name: "q")
-        let (promise, other, gate) = (ValuePromise(0), ValuePromise("a"), DispatchSemaphore(value: 0))
-        queue.justDispatch {
-            gate.wait()
-            promise.set(2)  // on the queue, while 0 and 1 wait there
-        }
-        let seen = History<String>()
-        let disposable = combineLatest(queue: queue, promise.get(), other.get()).start(next: { value in
-            seen.record("\(value.0) \(value.1)")
-        })
-        promise.set(1)
-        gate.signal()
-        queue.sync {}
-        #expect(seen.recorded == ["2 a"])
-        disposable.dispose()
     }
 
     // MARK: deliverOn(ThreadPool)
@@ -523,40 +540,5 @@ import Testing
         expectSignal(done)
         disposable.dispose()
         #expect(upstream.count == 1)
-    }
-
-    // MARK: deliverOn on virtual time (the general lane)
-
-    /// Each event keeps its tick and its place, whatever queue sent it: tick 0 from the starting
-    /// thread, the rest from another queue.
-    @Test func deliverOnAVirtualQueueKeepsEachEventsTimeAndOrder() {
-        let scheduler = TestScheduler()
-        let (queue, other) = (scheduler.queue(name: "queue"), scheduler.queue(name: "other"))
-        expectMarbles(marbles("a-[bc]--d|", on: other) |> deliverOn(queue), "a-[bc]--d|", on: scheduler)
-    }
-
-    /// The events dispatched before the start is disposed are dropped when the queue runs them.
-    @Test func deliverOnAVirtualQueueDropsWhatWaitsWhenDisposed() {
-        let scheduler = TestScheduler()
-        let queue = scheduler.queue()
-        let events = History<String>()
-        record(counting(History(), on: queue) |> deliverOn(queue), on: queue, into: events).dispose()
-        scheduler.advance()
-        #expect(events.recorded.isEmpty)
-    }
-
-    /// An event produced on the queue waits behind the start's earlier events still waiting there
-    /// (the serial lane's `anEventProducedOnTheQueueWaitsBehindTheStartsEarlierEvents`, on the
-    /// general lane): the block dispatched first runs first, and sets 2 while 0 and 1 wait.
-    @Test func onAVirtualQueueAnEventProducedOnItWaitsBehindTheStartsEarlierEvents() {
-        let scheduler = TestScheduler()
-        let queue = scheduler.queue()
-        let promise = ValuePromise(0)
-        queue.justDispatch { promise.set(2) }
-        let recording = scheduler.record(promise.get() |> deliverOn(queue))
-        promise.set(1)
-        scheduler.advance()
-        #expect(recording.events == [.next(0, 0), .next(0, 1), .next(0, 2)])
-        recording.dispose()
     }
 }

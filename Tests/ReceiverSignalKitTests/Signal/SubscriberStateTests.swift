@@ -5,28 +5,41 @@ import Testing
 @testable import ReceiverSignalKit
 
 /// The subscriber's state machine, one transition at a time: no lock, no thread, no Dispatch. Each
-/// test drives a core's transitions as its operations would (under the lock, in the order a race
-/// could produce) and checks the action each returns and the phase it leaves. Debug builds check
-/// the invariants after every transition, so these also run the checks.
+/// test drives the transitions as a start's operations would (under the lock, in the order a race
+/// could produce) and checks the action each returns and the phase it leaves.
 @Suite(.detectingLeaks) struct SubscriberStateTests {
-    typealias Core = SubscriberCore<Int, TestError>
+    typealias State = SubscriberState<Int, TestError>
 
     final class Token: Disposable, @unchecked Sendable {
         var disposals = 0
         func dispose() { disposals += 1 }
     }
 
-    private func core() -> Core { Core(next: { _ in }, error: { _ in }, completed: {}) }
+    private func state() -> State { State(State.Handlers(next: { _ in }, error: { _ in }, completed: {})) }
 
-    private func holdsHandlers(_ core: Core) -> Bool {
-        core.next != nil && core.error != nil && core.completed != nil
+    private func holdsAllHandlers(_ handlers: State.Handlers) -> Bool {
+        handlers.next != nil && handlers.error != nil && handlers.completed != nil
     }
 
-    private func holdsHandlers(_ release: Core.Release) -> Bool {
-        release.next != nil && release.error != nil && release.completed != nil
+    /// The phase's name and what the state holds in it, as one string a test compares.
+    private func describe(_ state: State) -> String {
+        let handlers = state.handlers
+        let held = holdsAllHandlers(handlers) ? "handlers" : handlers.isEmpty ? "no handlers" : "some handlers"
+        switch state.phase {
+        case .running(let generated, let keptAlive):
+            return "running(\(held), generated: \(generated != nil), kept: \(keptAlive.count))"
+        case .terminating(let generated, let keptAlive):
+            return "terminating(\(held), generated: \(generated != nil), kept: \(keptAlive.count))"
+        case .terminated(let generated, let keptAlive):
+            return "terminated(\(held), generated: \(generated != nil), kept: \(keptAlive.count))"
+        case .disposing(let keptAlive, let wasTerminated):
+            return "disposing(\(held), kept: \(keptAlive.count), wasTerminated: \(wasTerminated))"
+        case .disposed(let keptAlive):
+            return "disposed(\(held), kept: \(keptAlive.count))"
+        }
     }
 
-    private func describe(_ event: Core.Event?) -> String {
+    private func describe(_ event: State.Event?) -> String {
         switch event {
         case .next(let value): "next(\(value))"
         case .error: "error"
@@ -35,7 +48,7 @@ import Testing
         }
     }
 
-    private func describe(_ admission: Core.Admission) -> String {
+    private func describe(_ admission: State.Admission) -> String {
         switch admission {
         case .deliver: "deliver"
         case .queued: "queued"
@@ -44,190 +57,206 @@ import Testing
     }
 
     @Test func aPutFindingNoDeliveryIsDeliveredByItsThreadAndLaterOnesWaitInOrder() {
-        let core = core()
-        #expect(describe(core.admit(.next(1))) == "deliver")
-        #expect(core.isDelivering)
-        #expect(describe(core.admit(.next(2))) == "queued")
-        #expect(describe(core.admit(.completion)) == "queued")
-        #expect(core.phase == .terminated)  // accepted: nothing after it is
-        #expect(describe(core.admit(.next(3))) == "refused(0)")
-        var dropped = DrainQueue<Core.Event>()
-        #expect(describe(core.advance(dropping: &dropped)) == "next(2)")
-        #expect(describe(core.advance(dropping: &dropped)) == "completion")
-        #expect(dropped.isEmpty && core.isDelivering)
-        let token = Token()
-        #expect(!core.hold(token))  // terminated: refused, the caller disposes it
-        let release = core.beginTermination()
-        #expect(holdsHandlers(release) && !holdsHandlers(core) && core.next == nil)
-        var drained = DrainQueue<Core.Event>()
-        #expect(core.endTermination(releasing: &drained) == nil)
-        #expect(!core.isDelivering && core.phase == .terminated && core.isTerminated && !core.isDisposed)
+        var state = state()
+        #expect(describe(state.admit(.next(1))) == "deliver")
+        #expect(state.serializer.isDelivering)
+        #expect(describe(state.admit(.next(2))) == "queued")
+        #expect(describe(state.admit(.completion)) == "queued")
+        #expect(describe(state) == "terminating(handlers, generated: false, kept: 0)")  // nothing after it is accepted
+        #expect(describe(state.admit(.next(3))) == "refused(0)")
+        var dropped = DrainQueue<State.Event>()
+        #expect(describe(state.next(dropping: &dropped)) == "next(2)")
+        #expect(describe(state.next(dropping: &dropped)) == "completion")
+        #expect(dropped.isEmpty && state.serializer.isDelivering)
+        let held = state.hold(Token())
+        #expect(!held)  // terminated: refused, the caller disposes it
+        let release = state.beginTermination()
+        #expect(holdsAllHandlers(release.handlers))
+        #expect(describe(state) == "terminated(no handlers, generated: false, kept: 0)")
+        var drained = DrainQueue<State.Event>()
+        #expect(state.endTermination(releasing: &drained) == nil)
+        #expect(!state.serializer.isDelivering && state.isTerminated && !state.isDisposed)
     }
 
     @Test func aDeliveryStopsWhenTheQueueIsEmptyAndTheNextPutDeliversAgain() {
-        let core = core()
-        var dropped = DrainQueue<Core.Event>()
-        #expect(describe(core.admit(.next(1))) == "deliver")
-        #expect(describe(core.advance(dropping: &dropped)) == "nil")
-        #expect(!core.isDelivering)
-        #expect(describe(core.admit(.next(2))) == "deliver")
+        var state = state()
+        var dropped = DrainQueue<State.Event>()
+        #expect(describe(state.admit(.next(1))) == "deliver")
+        #expect(describe(state.next(dropping: &dropped)) == "nil")
+        #expect(!state.serializer.isDelivering)
+        #expect(describe(state.admit(.next(2))) == "deliver")
     }
 
     @Test func aTerminalPutAfterTheEndReleasesWhatWasKeptAliveSinceUnlessDisposed() {
-        let core = core()
-        #expect(describe(core.admit(.error(TestError(code: 1)))) == "deliver")
-        _ = core.beginTermination()
-        var drained = DrainQueue<Core.Event>()
-        _ = core.endTermination(releasing: &drained)
-        core.addKeptAlive(Token())
-        #expect(describe(core.admit(.next(1))) == "refused(0)")  // a value leaves it kept
-        #expect(core.keptAlive.count == 1)
-        #expect(describe(core.admit(.completion)) == "refused(1)")
-        #expect(core.keptAlive.isEmpty)
+        var state = state()
+        #expect(describe(state.admit(.error(TestError(code: 1)))) == "deliver")
+        _ = state.beginTermination()
+        var drained = DrainQueue<State.Event>()
+        _ = state.endTermination(releasing: &drained)
+        state.keepAlive(Token())
+        #expect(describe(state.admit(.next(1))) == "refused(0)")  // a value leaves it kept
+        #expect(describe(state) == "terminated(no handlers, generated: false, kept: 1)")
+        #expect(describe(state.admit(.completion)) == "refused(1)")
+        #expect(describe(state) == "terminated(no handlers, generated: false, kept: 0)")
 
-        _ = core.beginDisposal()
-        _ = core.endDisposal()
-        core.addKeptAlive(Token())
-        #expect(describe(core.admit(.completion)) == "refused(0)")  // disposed: kept until released
-        #expect(core.keptAlive.count == 1)
+        _ = state.beginDisposal()
+        _ = state.endDisposal()
+        state.keepAlive(Token())
+        #expect(describe(state.admit(.completion)) == "refused(0)")  // disposed: kept until released
+        #expect(describe(state) == "disposed(no handlers, kept: 1)")
     }
 
     @Test func aDisposalDuringADeliveryStopsItAndDropsWhatWasQueued() {
-        let core = core(), token = Token()
-        #expect(core.hold(token))
-        #expect(describe(core.admit(.next(1))) == "deliver")
-        #expect(describe(core.admit(.next(2))) == "queued")
-        guard case .dispose(let disposable) = core.beginDisposal() else {
+        var state = state()
+        let token = Token()
+        let held = state.hold(token)
+        #expect(held)
+        #expect(describe(state.admit(.next(1))) == "deliver")
+        #expect(describe(state.admit(.next(2))) == "queued")
+        guard case .dispose(let disposable) = state.beginDisposal() else {
             Issue.record("the first disposal must dispose")
             return
         }
-        #expect(disposable === token && core.disposable == nil)
-        #expect(core.phase == .disposing && core.isDisposed && !core.isTerminated)
-        #expect(holdsHandlers(core))  // held until what the generator returned is disposed
-        #expect(describe(core.admit(.next(3))) == "refused(0)")
-        var dropped = DrainQueue<Core.Event>()
-        #expect(describe(core.advance(dropping: &dropped)) == "nil")
-        #expect(dropped.count == 1 && core.queue.isEmpty && !core.isDelivering)
-        let release = core.endDisposal()
-        #expect(holdsHandlers(release) && !holdsHandlers(core))
-        #expect(core.phase == .disposed && core.isTerminated)
-        guard case .alreadyDisposed = core.beginDisposal() else {
+        #expect(disposable === token)
+        // Handlers held until what the generator returned is disposed.
+        #expect(describe(state) == "disposing(handlers, kept: 0, wasTerminated: false)")
+        #expect(state.isDisposed && !state.isTerminated)
+        #expect(describe(state.admit(.next(3))) == "refused(0)")
+        var dropped = DrainQueue<State.Event>()
+        #expect(describe(state.next(dropping: &dropped)) == "nil")
+        #expect(dropped.count == 1 && state.serializer.waiting.isEmpty && !state.serializer.isDelivering)
+        let release = state.endDisposal()
+        #expect(holdsAllHandlers(release.handlers))
+        #expect(describe(state) == "disposed(no handlers, kept: 0)" && state.isTerminated)
+        guard case .alreadyDisposed = state.beginDisposal() else {
             Issue.record("a second disposal must do nothing")
             return
         }
-        #expect(!core.hold(Token()))
+        let held2 = state.hold(Token())
+        #expect(!held2)
     }
 
     @Test func aTerminalEventTakesWhatTheGeneratorReturnedUnlessADisposalTookItFirst() {
-        let core = core(), token = Token()
-        #expect(core.hold(token))
-        #expect(describe(core.admit(.completion)) == "deliver")
-        _ = core.beginTermination()
+        var state = state()
+        let token = Token()
+        let held = state.hold(token)
+        #expect(held)
+        #expect(describe(state.admit(.completion)) == "deliver")
+        _ = state.beginTermination()
         // The terminal handler runs; a disposal begins meanwhile and takes the disposable.
-        guard case .dispose(let disposable) = core.beginDisposal() else {
+        guard case .dispose(let disposable) = state.beginDisposal() else {
             Issue.record("a disposal after termination must dispose")
             return
         }
         #expect(disposable === token)
-        #expect(core.phase == .terminatedAndDisposing)
-        var drained = DrainQueue<Core.Event>()
-        #expect(core.endTermination(releasing: &drained) == nil)  // nothing left to dispose twice
-        _ = core.endDisposal()
-        #expect(core.phase == .disposed)
+        #expect(describe(state) == "disposing(no handlers, kept: 0, wasTerminated: true)")
+        var drained = DrainQueue<State.Event>()
+        #expect(state.endTermination(releasing: &drained) == nil)  // nothing left to dispose twice
+        _ = state.endDisposal()
+        #expect(describe(state) == "disposed(no handlers, kept: 0)")
 
-        let other = self.core(), second = Token()
-        #expect(other.hold(second))
+        var other = self.state()
+        let second = Token()
+        let held2 = other.hold(second)
+        #expect(held2)
         #expect(describe(other.admit(.completion)) == "deliver")
         _ = other.beginTermination()
         #expect(other.endTermination(releasing: &drained) === second)
     }
 
     @Test func theSubscriberReleasedLetsGoOfTheDisposableOnlyWhenTheHandleIsGone() {
-        let kept = core(), token = Token()
-        #expect(kept.hold(token))
-        kept.addKeptAlive(Token())
-        var release = kept.subscriberWasReleased(isHandleGone: false)
-        #expect(holdsHandlers(release) && release.keptAlive.count == 1 && release.disposable == nil)
-        #expect(!holdsHandlers(kept) && kept.keptAlive.isEmpty && kept.disposable === token)
+        var kept = state()
+        let token = Token()
+        let held = kept.hold(token)
+        #expect(held)
+        kept.keepAlive(Token())
+        var release = kept.subscriberReleased(isHandleGone: false)
+        #expect(holdsAllHandlers(release.handlers) && release.keptAlive.count == 1 && release.disposable == nil)
+        #expect(describe(kept) == "running(no handlers, generated: true, kept: 0)")
 
-        let gone = core()
-        #expect(gone.hold(token))
-        release = gone.subscriberWasReleased(isHandleGone: true)
-        #expect(holdsHandlers(release) && release.disposable === token && gone.disposable == nil)
+        var gone = state()
+        let held2 = gone.hold(token)
+        #expect(held2)
+        release = gone.subscriberReleased(isHandleGone: true)
+        #expect(holdsAllHandlers(release.handlers) && release.disposable === token)
+        #expect(describe(gone) == "running(no handlers, generated: false, kept: 0)")
     }
 
     @Test func theSubscriberReleasedDuringADisposalLeavesEverythingToItUnlessTerminated() {
-        let disposing = core()
-        #expect(disposing.hold(Token()))
+        var disposing = state()
+        let held = disposing.hold(Token())
+        #expect(held)
         _ = disposing.beginDisposal()
-        let release = disposing.subscriberWasReleased(isHandleGone: true)
-        #expect(!holdsHandlers(release) && release.next == nil && holdsHandlers(disposing))
-        #expect(holdsHandlers(disposing.endDisposal()))
+        let release = disposing.subscriberReleased(isHandleGone: true)
+        #expect(release.handlers.isEmpty)
+        #expect(describe(disposing) == "disposing(handlers, kept: 0, wasTerminated: false)")
+        #expect(holdsAllHandlers(disposing.endDisposal().handlers))
 
         // A terminal event queued behind a value, then a disposal: the subscriber is terminated.
-        let terminated = core()
-        #expect(terminated.hold(Token()))
+        var terminated = state()
+        let held2 = terminated.hold(Token())
+        #expect(held2)
         _ = terminated.admit(.next(1))
         _ = terminated.admit(.completion)
         _ = terminated.beginDisposal()
-        #expect(terminated.phase == .terminatedAndDisposing)
-        #expect(holdsHandlers(terminated.subscriberWasReleased(isHandleGone: true)))
-        var dropped = DrainQueue<Core.Event>()
-        #expect(describe(terminated.advance(dropping: &dropped)) == "nil" && dropped.count == 1)
+        #expect(describe(terminated) == "disposing(handlers, kept: 0, wasTerminated: true)")
+        #expect(holdsAllHandlers(terminated.subscriberReleased(isHandleGone: true).handlers))
+        var dropped = DrainQueue<State.Event>()
+        #expect(describe(terminated.next(dropping: &dropped)) == "nil" && dropped.count == 1)
     }
 
-    @Test func theDescriptionsFollowThePhase() {
-        let running = core()
-        #expect(running.hold(Token()))
-        #expect(running.description == "SubscriberDisposable { disposable: hasValue }")
+    @Test func whatTheSubscriberShowsFollowsThePhase() {
+        var running = state()
+        let held = running.hold(Token())
+        #expect(held)
+        #expect(running.subscriberHoldsGenerated && !running.isDisposed)
         _ = running.beginDisposal()  // disposing: the subscriber still shows the disposable
-        #expect(running.description == "SubscriberDisposable { disposable: nil }")
+        #expect(running.subscriberHoldsGenerated && holdsAllHandlers(running.handlers))
+        #expect(running.isDisposed && !running.isTerminated)
+        _ = running.endDisposal()
+        #expect(!running.subscriberHoldsGenerated && running.handlers.isEmpty && running.isTerminated)
+
+        var terminated = state()
+        let held2 = terminated.hold(Token())
+        #expect(held2)
+        _ = terminated.admit(.next(1))
+        _ = terminated.admit(.completion)
+        _ = terminated.beginDisposal()
+        #expect(!terminated.subscriberHoldsGenerated && holdsAllHandlers(terminated.handlers))
+        #expect(terminated.isTerminated)
+    }
+
+    /// A core's descriptions read its state under its lock.
+    @Test func theDescriptionsFollowThePhase() {
+        let core = SubscriberCore<Int, TestError>(next: { _ in }, error: { _ in }, completed: {})
+        core.assign(Token())
+        #expect(core.description == "SubscriberDisposable { disposable: hasValue }")
         #expect(
-            running.subscriberDescription
+            core.subscriberDescription
                 == "Subscriber { next: hasValue, error: hasValue, completed: hasValue, disposable: hasValue, terminated: false }"
         )
-        _ = running.endDisposal()
+        #expect(!core.hasEnded)
+        core.dispose()
+        #expect(core.description == "SubscriberDisposable { disposable: nil }")
         #expect(
-            running.subscriberDescription
+            core.subscriberDescription
                 == "Subscriber { next: nil, error: nil, completed: nil, disposable: nil, terminated: true }")
-
-        let terminated = core()
-        #expect(terminated.hold(Token()))
-        _ = terminated.admit(.next(1))
-        _ = terminated.admit(.completion)
-        _ = terminated.beginDisposal()
-        #expect(
-            terminated.subscriberDescription
-                == "Subscriber { next: hasValue, error: hasValue, completed: hasValue, disposable: nil, terminated: true }"
-        )
-        #expect(terminated.hasEnded)
-        #expect(!core().hasEnded)
+        #expect(core.hasEnded)
     }
 
-    /// The checks debug builds run after every transition find each kind of impossible state.
+    /// What the phases cannot rule out, debug builds check when a delivery stops: events queued
+    /// with no thread delivering them, handlers held past the end.
     @Test func theInvariantCheckFindsImpossibleStates() {
-        #expect(core().brokenInvariant == nil)
-
-        let queuedWithNoDelivery = core()
-        queuedWithNoDelivery.queue.append(.next(1))
-        #expect(queuedWithNoDelivery.brokenInvariant == "events are queued with no thread delivering them")
-        _ = queuedWithNoDelivery.queue.removeAll()
-
-        let idleTerminated = core()
-        idleTerminated.phase = .terminated
-        #expect(idleTerminated.brokenInvariant == "a terminated start holds handlers after its delivery")
-        idleTerminated.isDelivering = true  // its terminal event is still on its way
-        #expect(idleTerminated.brokenInvariant == nil)
-
-        let disposing = core()
-        disposing.disposable = Token()
-        disposing.phase = .disposing
-        #expect(disposing.brokenInvariant == "a disposing start holds what the generator returned")
-
-        let disposed = core()
-        disposed.phase = .disposed
-        #expect(disposed.brokenInvariant == "a disposed start holds handlers")
-        (disposed.next, disposed.error, disposed.completed, disposed.disposable) = (nil, nil, nil, Token())
-        #expect(disposed.brokenInvariant == "a disposed start holds what the generator returned")
+        var state = state()
+        #expect(state.brokenInvariant == nil)
+        state.serializer.waiting.append(.next(1))
+        #expect(state.brokenInvariant == "events are queued with no thread delivering them")
+        state.serializer.isDelivering = true
+        #expect(state.brokenInvariant == nil)
+        _ = state.serializer.stop()
+        state.phase = .disposed(keptAlive: [])
+        #expect(state.brokenInvariant == "an ended subscription holds handlers")
+        _ = state.takeHandlers()
+        #expect(state.brokenInvariant == nil)
     }
 }
