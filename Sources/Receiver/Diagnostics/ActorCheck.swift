@@ -16,8 +16,6 @@
 // not main-actor code) is checked as if it were.
 
 #if RECEIVER_DIAGNOSTICS
-internal import Dispatch
-
 #if canImport(Darwin)
 internal import Darwin
 #elseif canImport(Glibc)
@@ -61,7 +59,7 @@ internal import Musl
 
     /// Reports this call site if the caller is not on the main actor: once per call site.
     @inline(__always) @usableFromInline package func verify() {
-        if !Self.onMainThread && !Self.onMainQueue { report() }
+        if !CurrentThread.isMainThread && !CurrentThread.isMainQueue { report() }
     }
 
     @usableFromInline func report() {
@@ -93,45 +91,5 @@ internal import Musl
             lock.withLock { sites.insert(site).inserted }
         }
     }
-
-    /// Whether the main queue is running the caller. The main actor runs on the main queue, which
-    /// is not always served by the main thread: a program that calls `dispatchMain()` (as one
-    /// with an `async` main does on Linux) lets the main thread go, and worker threads take turns
-    /// serving the main queue.
-    static var onMainQueue: Bool { DispatchQueue.getSpecific(key: mainQueueKey) != nil }
-
-    static let mainQueueKey: DispatchSpecificKey<Void> = {
-        let key = DispatchSpecificKey<Void>()
-        DispatchQueue.main.setSpecific(key: key, value: ())
-        return key
-    }()
-
-    /// Whether this thread is the main thread: one load on Apple platforms; elsewhere the answer
-    /// of two system calls, asked once per thread and kept in a thread-specific slot.
-    static var onMainThread: Bool {
-        #if canImport(Darwin)
-        return pthread_main_np() != 0
-        #else
-        let key = threadKind
-        if let known = pthread_getspecific(key) { return Int(bitPattern: known) == 1 }
-        // Without `gettid` (a static build without the symbol) no thread is called off main.
-        let main = Self.gettid.map { $0() == getpid() } ?? true
-        pthread_setspecific(key, UnsafeRawPointer(bitPattern: main ? 1 : 2))
-        return main
-        #endif
-    }
-
-    #if !canImport(Darwin)
-    static let threadKind: pthread_key_t = {
-        var key = pthread_key_t()
-        precondition(pthread_key_create(&key, nil) == 0)  // fails only when the process has no keys left
-        return key
-    }()
-
-    /// The C library's `gettid`, which Swift does not import: looked up once.
-    static let gettid: (@convention(c) () -> pid_t)? = dlsym(nil, "gettid").map {
-        unsafeBitCast($0, to: (@convention(c) () -> pid_t).self)
-    }
-    #endif
 }
 #endif
