@@ -1,5 +1,7 @@
 // The actor checker: in debug builds, a handler given to `listen` or `start` by code on the main
-// actor is wrapped so that its first call off the main actor prints one diagnostic per call site.
+// actor is wrapped so that its first call off the main actor prints one diagnostic per call site;
+// so is the handler that sets the value of an `Observed` made there (`observed(initial:)`), since
+// SwiftUI reads that value on the main actor.
 //
 // Compiled only where `RECEIVER_DIAGNOSTICS` is defined: Package.swift defines it for debug
 // builds of the library's modules. A release build has none of this — the calls are not made, no
@@ -33,24 +35,28 @@ internal import Musl
 
     static let mode = getenv("RECEIVER_ACTOR_CHECK").flatMap { Mode(rawValue: String(cString: $0)) } ?? .report
 
-    let call: StaticString, file: String, line: Int, fix: StaticString
+    /// What runs off the main actor: a handler the user wrote, or the update of an `Observed`.
+    @usableFromInline package enum Subject: Sendable { case handler, observed }
+
+    let call: StaticString, file: String, line: Int, fix: StaticString, subject: Subject
 
     /// A check for a handler given to `call` at `file`:`line` by code on `isolation`, or `nil`
     /// when there is nothing to check: no actor, an actor other than the main actor, or the
     /// checker switched off. `file` may be a `#fileID` or a `#file` path.
     @usableFromInline package init?(
-        _ isolation: (any Actor)?, _ call: StaticString, _ file: String, _ line: Int, fix: StaticString
+        _ isolation: (any Actor)?, _ call: StaticString, _ file: String, _ line: Int, fix: StaticString,
+        subject: Subject = .handler
     ) {
         guard let isolation, isolation === MainActor.shared, Self.mode != .off else { return nil }
-        (self.call, self.file, self.line, self.fix) = (call, file, line, fix)
+        (self.call, self.file, self.line, self.fix, self.subject) = (call, file, line, fix, subject)
     }
 
     /// `handler`, checked at each call; `handler` itself where there is nothing to check.
     @usableFromInline package static func wrap<Value>(
         _ handler: @escaping (Value) -> Void, _ isolation: (any Actor)?, _ call: StaticString, _ file: String,
-        _ line: Int, fix: StaticString
+        _ line: Int, fix: StaticString, subject: Subject = .handler
     ) -> (Value) -> Void {
-        guard let check = ActorCheck(isolation, call, file, line, fix: fix) else { return handler }
+        guard let check = ActorCheck(isolation, call, file, line, fix: fix, subject: subject) else { return handler }
         return { value in
             check.verify()
             handler(value)
@@ -63,16 +69,28 @@ internal import Musl
     }
 
     @usableFromInline func report() {
-        guard Self.reported.insert("\(file):\(line)") else { return }
+        guard Self.reported.insert("\(call) \(file):\(line)") else { return }
         // Named as a `#fileID` names it, "Module/File.swift" (`startStrict`'s `#file` is one too: a
         // default argument takes the declaring module's Swift 6 meaning); a path, by its last two.
         let site = "\(file.split(separator: "/").suffix(2).joined(separator: "/")):\(line)"
+        let what =
+            switch subject {
+            case .handler:
+                """
+                the handler given to `\(call)` at \(site) on the main actor is called off the main actor. It is \
+                main-actor code, so it races with the main actor. \(fix); or, if the handler is meant to run \
+                elsewhere, call `\(call)` from `nonisolated` code.
+                """
+            case .observed:
+                """
+                the `Observed` made by `\(call)` at \(site) on the main actor has its value set off the main \
+                actor. SwiftUI reads that value on the main actor, so it races with the main actor. \(fix); or, \
+                if it is not read on the main actor, call `\(call)` from `nonisolated` code.
+                """
+            }
         let message = """
-            Receiver actor check: the handler given to `\(call)` at \(site) on the main actor is called \
-            off the main actor. It is main-actor code, so it races with the main actor. \(fix); or, if \
-            the handler is meant to run elsewhere, call `\(call)` from `nonisolated` code. (Reported once \
-            per call site. RECEIVER_ACTOR_CHECK=fatal stops the program here; RECEIVER_ACTOR_CHECK=off \
-            turns the check off.)
+            Receiver actor check: \(what) (Reported once per call site. RECEIVER_ACTOR_CHECK=fatal stops the \
+            program here; RECEIVER_ACTOR_CHECK=off turns the check off.)
             """
         if Self.mode == .fatal { fatalError(message) }
         let line = message + "\n"
