@@ -30,8 +30,8 @@ private let background = Queue(name: "SwiftSignalKitActorCheckTests")
     nonisolated let name: Observed<Int>
 
     init(_ done: DispatchSemaphore) {
-        name = (Signal<Int, NoError>.single(1) |> deliverOn(background) |> afterNext { _ in done.signal() }).observed(
-            initial: 0)
+        let profile = Signal<Int, NoError>.single(1) |> deliverOn(background) |> afterNext { _ in done.signal() }
+        name = profile.observed(initial: 0)
     }
     nonisolated static let observedLine = #line - 2
 }
@@ -42,8 +42,8 @@ private final class ProfileFeed {
     let name: Observed<Int>
 
     init(_ done: DispatchSemaphore) {
-        name = (Signal<Int, NoError>.single(1) |> deliverOn(background) |> afterNext { _ in done.signal() }).observed(
-            initial: 0)
+        let profile = Signal<Int, NoError>.single(1) |> deliverOn(background) |> afterNext { _ in done.signal() }
+        name = profile.observed(initial: 0)
         // A reference to `observed(initial:)` keeps SwiftSignalKit-era code's type.
         let observe: (Int) -> Observed<Int> = Signal<Int, NoError>.never().observed(initial:)
         _ = observe
