@@ -1,5 +1,5 @@
-// Where the calling code runs: on the main queue, on the main thread. Asked by the actor checker
-// (debug builds) and by Observation's feeds.
+// Where the calling code runs: on the main queue or thread, in which dispatch queue, on which
+// thread. Asked by the actor checker (debug builds), by Observation's feeds and by the event log.
 
 internal import Dispatch
 
@@ -41,6 +41,27 @@ package enum CurrentThread {
         #endif
     }
 
+    /// The label of the dispatch queue running the caller; on a thread no queue runs, `""` on
+    /// Apple platforms (Linux names a root queue).
+    package static var queueLabel: String {
+        #if canImport(Darwin)
+        return String(cString: __dispatch_queue_get_label(nil))
+        #else
+        return queueLabelOf.flatMap { $0(nil) }.map { String(cString: $0) } ?? ""
+        #endif
+    }
+
+    /// The system's number for this thread, as debuggers and `top` show it.
+    package static var id: UInt64 {
+        #if canImport(Darwin)
+        var id: UInt64 = 0
+        pthread_threadid_np(nil, &id)
+        return id
+        #else
+        return gettid.map { UInt64($0()) } ?? 0
+        #endif
+    }
+
     #if !canImport(Darwin)
     private static let threadKind: pthread_key_t = {
         var key = pthread_key_t()
@@ -52,5 +73,12 @@ package enum CurrentThread {
     private static let gettid: (@convention(c) () -> pid_t)? = dlsym(nil, "gettid").map {
         unsafeBitCast($0, to: (@convention(c) () -> pid_t).self)
     }
+
+    /// libdispatch's `dispatch_queue_get_label`, which the Dispatch module does not export here:
+    /// looked up once. Given `nil`, it names the current queue.
+    private static let queueLabelOf: (@convention(c) (UnsafeRawPointer?) -> UnsafePointer<CChar>?)? =
+        dlsym(nil, "dispatch_queue_get_label").map {
+            unsafeBitCast($0, to: (@convention(c) (UnsafeRawPointer?) -> UnsafePointer<CChar>?).self)
+        }
     #endif
 }
