@@ -22,10 +22,10 @@ public import Observation
 /// print(count.value)          // 2
 /// ```
 ///
-/// Make one with ``Receiver/observed(initial:)``, or from a signal with ReceiverSignalKit's
-/// `signal.observed(initial:)`. It owns its subscription: releasing it disposes the listener (or
-/// the signal's start), which releases whatever the source's handlers captured. The subscription
-/// holds it weakly, so nothing it listens to keeps it alive.
+/// Make one with ``Receiver/observed(initial:isolation:fileID:line:)``, or from a signal with
+/// ReceiverSignalKit's `signal.observed(initial:)`. It owns its subscription: releasing it disposes
+/// the listener (or the signal's start), which releases whatever the source's handlers captured.
+/// The subscription holds it weakly, so nothing it listens to keeps it alive.
 ///
 /// In SwiftUI, hold it where the view's model lives (an `@Observable` view model's property, or
 /// `@State`), and read `value` in `body`:
