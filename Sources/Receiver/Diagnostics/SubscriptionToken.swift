@@ -4,8 +4,9 @@
 //
 // A token lives exactly as long as its subscription can still be called: it goes with the last of
 // the handlers that hold it — when the subscription is disposed or terminates, or when its source
-// lets go of it. The live tokens form a list threaded through the tokens themselves, so joining and
-// leaving it is a few pointer writes under one lock: no hashing, no allocation but the token's.
+// lets go of it. Each token has a node in a doubly linked list of plain memory, so joining and
+// leaving it is a few pointer writes under one lock: no hashing, and no reference counting under
+// the lock (a token released there would take the lock again in its `deinit`).
 
 #if RECEIVER_DIAGNOSTICS
 #if canImport(Darwin)
@@ -34,13 +35,13 @@ package final class SubscriptionToken: Sendable {
         }
     }
 
-    package let fileID: String
-    package let line: Int
-    package let subject: Subject
-    /// This token's neighbours in the list of live tokens; only touched under the list's lock,
-    /// which also makes the exclusivity check redundant.
-    @exclusivity(unchecked) fileprivate nonisolated(unsafe) unowned(unsafe) var previous: SubscriptionToken?
-    @exclusivity(unchecked) fileprivate nonisolated(unsafe) unowned(unsafe) var next: SubscriptionToken?
+    /// Its entry in the list of live tokens: allocated with it, freed in its `deinit`. Only its
+    /// links change, under the list's lock.
+    private nonisolated(unsafe) let node: UnsafeMutablePointer<LiveTokens.Node>
+
+    package var fileID: String { node.pointee.fileID }
+    package var line: Int { node.pointee.line }
+    package var subject: Subject { node.pointee.subject }
 
     /// The leak check running in this task, if one is: shown each token made here.
     @TaskLocal package static var leakCheck: (@Sendable (SubscriptionToken) -> Void)?
@@ -49,12 +50,17 @@ package final class SubscriptionToken: Sendable {
     /// modules made it (an operator starting its upstream), which is never the user's.
     package init?(fileID: String, line: Int, subject: Subject) {
         guard !Self.isInLibrary(fileID) else { return nil }
-        (self.fileID, self.line, self.subject) = (fileID, line, subject)
-        LiveTokens.shared.insert(self)
+        node = .allocate(capacity: 1)
+        node.initialize(to: LiveTokens.Node(fileID: fileID, line: line, subject: subject))
+        LiveTokens.shared.insert(node)
         Self.leakCheck?(self)
     }
 
-    deinit { LiveTokens.shared.remove(self) }
+    deinit {
+        LiveTokens.shared.remove(node)
+        node.deinitialize(count: 1)
+        node.deallocate()
+    }
 
     /// Whether `fileID` ("Module/File.swift") is in one of the library's modules. Asked at every
     /// start and listen of a debug build, the library's own included: a few byte comparisons.
@@ -112,28 +118,40 @@ extension UnsafePointer<UInt8> {
     }
 }
 
-/// Every live token, in a doubly linked list through their `previous` and `next`. The list holds
-/// them unretained: a token leaves it in its `deinit`, under the lock, so every token in the list
-/// is still whole while the lock is held. (Locked by hand, not with `withLock`'s closure: this runs
-/// at every start of a debug build, where nothing is inlined.)
+/// Every live token's node, in a doubly linked list. A node is plain memory that its token frees
+/// after leaving the list, so every node in the list is whole while the lock is held.
 private final class LiveTokens: Sendable {
     static let shared = LiveTokens()
 
-    @exclusivity(unchecked) private nonisolated(unsafe) unowned(unsafe) var first: SubscriptionToken?
+    /// What the list knows of a token: where it was made, and its neighbours.
+    struct Node {
+        let fileID: String, line: Int, subject: SubscriptionToken.Subject
+        var previous: UnsafeMutablePointer<Node>?, next: UnsafeMutablePointer<Node>?
+
+        init(fileID: String, line: Int, subject: SubscriptionToken.Subject) {
+            (self.fileID, self.line, self.subject) = (fileID, line, subject)
+        }
+    }
+
+    /// Only touched under `lock`.
+    private nonisolated(unsafe) var first: UnsafeMutablePointer<Node>?
+    /// Locked by hand, not with `withLock`'s closure: this runs at every start of a debug build,
+    /// where nothing is inlined.
     private let lock = ReceiverLock(for: Anchor())
 
-    func insert(_ token: SubscriptionToken) {
+    func insert(_ node: UnsafeMutablePointer<Node>) {
         lock.lock()
-        token.next = first
-        first?.previous = token
-        first = token
+        node.pointee.next = first
+        first?.pointee.previous = node
+        first = node
         lock.unlock()
     }
 
-    func remove(_ token: SubscriptionToken) {
+    func remove(_ node: UnsafeMutablePointer<Node>) {
         lock.lock()
-        if let previous = token.previous { previous.next = token.next } else { first = token.next }
-        token.next?.previous = token.previous
+        let (previous, next) = (node.pointee.previous, node.pointee.next)
+        if let previous { previous.pointee.next = next } else { first = next }
+        next?.pointee.previous = previous
         lock.unlock()
     }
 
@@ -142,9 +160,9 @@ private final class LiveTokens: Sendable {
         var found: [(fileID: String, line: Int, subject: SubscriptionToken.Subject)] = []
         lock.lock()
         var node = first
-        while let token = node {
-            found.append((token.fileID, token.line, token.subject))
-            node = token.next
+        while let current = node {
+            found.append((current.pointee.fileID, current.pointee.line, current.pointee.subject))
+            node = current.pointee.next
         }
         lock.unlock()
         return found
