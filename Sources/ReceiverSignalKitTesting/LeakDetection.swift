@@ -33,7 +33,7 @@ internal import Musl
 /// leaks.map(\.line)   // [2]: the line of that `start`
 /// ```
 public struct Leak: Sendable, Hashable, CustomStringConvertible {
-    /// The file of the `start` or `listen` call that made it, as `#fileID` writes it
+    /// The file of the `start`, `listen` or `observed(initial:)` call that made it, as `#fileID` writes it
     /// (`Module/File.swift`). For `startStrict`, its `file` argument.
     public let fileID: String
     /// The line of that call.
@@ -79,9 +79,9 @@ public struct Leak: Sendable, Hashable, CustomStringConvertible {
 /// }
 /// ```
 ///
-/// What it sees: each `start`, `startStandalone`, `startStrict` and `listen` made in `body` on this
-/// thread, or in a `Task` it creates (a task-local value marks them) — not those made by work sent
-/// to a Dispatch queue, a thread or a detached task. A chain (`promise.get() |> map { … }`) is
+/// What it sees: each `start`, `startStandalone`, `startStrict`, `listen` and `observed(initial:)`
+/// made in `body` on this thread, or in a `Task` it creates (a task-local value marks them) — not
+/// those made by work sent to a Dispatch queue, a thread or a detached task. A chain (`promise.get() |> map { … }`) is
 /// one start, at the user's call: the library's inner starts are its own. A start whose source
 /// was released with `body` (nobody held it) is not a leak.
 ///

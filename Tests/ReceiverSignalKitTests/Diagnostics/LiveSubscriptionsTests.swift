@@ -72,6 +72,19 @@ import Testing
         #expect(census(at: [line]) == [])
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func theLeakCheckSeesTheSameTokensAnObservedStillHeldIsALeakAtItsCall() {
+        let pipe = ValuePipe<Int>()
+        var kept: Observed<Int>?
+        let leaks = detectLeaks {
+            kept = pipe.signal().observed(initial: 0)
+            _ = pipe.signal().observed(initial: 0)  // released at once: not a leak
+        }
+        #expect(leaks == [Leak(fileID: #fileID, line: #line - 3, what: "start of Signal<Int, Never>")])
+        kept = nil
+        #expect(detectLeaks { _ = kept } == [])
+    }
+
     @Test func theCensusIsSortedByCountAndDescribesEachSite() {
         let pipe = ValuePipe<Int>()
         let one = pipe.signal().start(next: { _ in })
