@@ -45,8 +45,8 @@ private final class ProfileFeed {
         let profile = Signal<Int, NoError>.single(1) |> deliverOn(background) |> afterNext { _ in done.signal() }
         name = profile.observed(initial: 0)
         // A reference to `observed(initial:)` keeps SwiftSignalKit-era code's type.
-        let observe: (Int) -> Observed<Int> = Signal<Int, NoError>.never().observed(initial:)
-        _ = observe
+        let observe: (Int) -> Observed<Int> = Signal<Int, NoError>.single(1).observed(initial:)
+        precondition(observe(0).value == 1)
     }
 }
 
