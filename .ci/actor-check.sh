@@ -2,8 +2,9 @@
 # The actor checker, seen from client packages (.ci/actor-check/), built as users build them:
 #
 #   Swift6App             (Swift 6, main-actor default isolation) debug: each line marked
-#                         `REPORTED` in its main.swift is reported once, with `main actor` and its
-#                         call site, and nothing else is; release: nothing is reported.
+#                         `REPORTED` in its main.swift (handlers given to `start` or `listen`, and
+#                         `observed(initial:)`) is reported once, with `main actor` and its call
+#                         site, and nothing else is; release: nothing is reported.
 #   SwiftSignalKitClient  (Swift 5, SwiftSignalKit style) debug: nothing is reported; with
 #                         `controller`, its main-actor controller's start is reported once.
 #
@@ -26,7 +27,8 @@ expect() {
         cat "$work/err.txt" >&2
         exit 1
     fi
-    grep -o 'given to `[A-Za-z]*` at [^ ]* on the main actor' "$work/err.txt" | sed -E 's/.* at ([^ ]*) .*/\1/' \
+    grep -oE '(given to|made by) `[A-Za-z():]*` at [^ ]* on the main actor' "$work/err.txt" \
+        | sed -E 's/.* at ([^ ]*) .*/\1/' \
         >"$work/reported.txt" || true
     : >"$work/expected.txt"
     if [ "$configuration" = debug ] && { [ "$program" = Swift6App ] || [ -n "$argument" ]; }; then

@@ -3,7 +3,8 @@
 // not built by the library's package.
 //
 // - Swift6App: the Swift 6 mode with the main actor as default isolation, as new Xcode projects
-//   have; a debug build reports its two off-actor handlers, once each, and nothing else.
+//   have; a debug build reports its off-actor handlers and `Observed` values, once each, and
+//   nothing else.
 // - SwiftSignalKitClient: SwiftSignalKit client code in the Swift 5 mode; nothing to report, but
 //   for a main-actor controller that runs its handler on a queue on purpose (`controller`).
 import PackageDescription

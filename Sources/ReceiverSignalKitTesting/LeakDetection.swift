@@ -12,7 +12,7 @@ public import Testing
 #endif
 
 #if RECEIVER_DIAGNOSTICS
-@_spi(LeakCheck) internal import Receiver
+internal import Receiver
 #endif
 
 #if canImport(Darwin)
@@ -33,7 +33,7 @@ internal import Musl
 /// leaks.map(\.line)   // [2]: the line of that `start`
 /// ```
 public struct Leak: Sendable, Hashable, CustomStringConvertible {
-    /// The file of the `start` or `listen` call that made it, as `#fileID` writes it
+    /// The file of the `start`, `listen` or `observed(initial:)` call that made it, as `#fileID` writes it
     /// (`Module/File.swift`). For `startStrict`, its `file` argument.
     public let fileID: String
     /// The line of that call.
@@ -79,9 +79,9 @@ public struct Leak: Sendable, Hashable, CustomStringConvertible {
 /// }
 /// ```
 ///
-/// What it sees: each `start`, `startStandalone`, `startStrict` and `listen` made in `body` on this
-/// thread, or in a `Task` it creates (a task-local value marks them) — not those made by work sent
-/// to a Dispatch queue, a thread or a detached task. A chain (`promise.get() |> map { … }`) is
+/// What it sees: each `start`, `startStandalone`, `startStrict`, `listen` and `observed(initial:)`
+/// made in `body` on this thread, or in a `Task` it creates (a task-local value marks them) — not
+/// those made by work sent to a Dispatch queue, a thread or a detached task. A chain (`promise.get() |> map { … }`) is
 /// one start, at the user's call: the library's inner starts are its own. A start whose source
 /// was released with `body` (nobody held it) is not a leak.
 ///
@@ -94,7 +94,7 @@ public struct Leak: Sendable, Hashable, CustomStringConvertible {
 public func detectLeaks(_ body: () throws -> Void) rethrows -> [Leak] {
     #if RECEIVER_DIAGNOSTICS
     let check = LeakCheck()
-    try receiverLeakCheck.withValue(check.maker) { try body() }
+    try SubscriptionToken.$leakCheck.withValue(check.watch) { try body() }
     return check.leaks(waiting: { usleep(2_000) })
     #else
     try body()
@@ -122,7 +122,7 @@ public func detectLeaks(
 ) async rethrows -> [Leak] {
     #if RECEIVER_DIAGNOSTICS
     let check = LeakCheck()
-    try await receiverLeakCheck.withValue(check.maker, operation: body)
+    try await SubscriptionToken.$leakCheck.withValue(check.watch, operation: body)
     var leaks = check.leaks(waiting: nil)
     var waited = 0
     while !leaks.isEmpty, waited < 250 {
@@ -204,49 +204,40 @@ extension Trait where Self == LeakDetectionTrait {
 #endif
 
 #if RECEIVER_DIAGNOSTICS
-/// One running check: a weak reference to each token it gave out. A token lives in the handlers of
-/// the start or listener it was given to, so one still alive at the end is a start still live.
+/// One running check: a weak reference to each token made in its task. The library gives a token
+/// to each start and listener made outside its own modules, and the token lives in its handlers,
+/// so one still alive at the end is a subscription still live.
 final class LeakCheck: Sendable {
-    /// A start's or listener's token: where it was made, and what it is.
-    final class Token: Sendable {
-        let leak: Leak
-        init(_ leak: Leak) { self.leak = leak }
-    }
-
     private struct Entry: @unchecked Sendable {
-        weak var token: Token?
+        weak var token: SubscriptionToken?
     }
 
     private let entries = Locked<[Entry]>([])
 
-    /// The library's own modules: their starts (an operator's upstream, a recording) are the
-    /// user's start's inner work, never the user's.
-    private static let libraryModules: Set<Substring> = [
-        "Receiver", "ReceiverSignalKit", "SwiftSignalKit", "ReceiverSignalKitTesting",
-    ]
-
-    /// Gives a token to each start and listener made at a call site outside the library.
-    var maker: @Sendable (String, String, Int) -> AnyObject? {
-        { [self] what, fileID, line in
-            guard let module = fileID.split(separator: "/", maxSplits: 1).first, !Self.libraryModules.contains(module)
-            else { return nil }
-            let token = Token(Leak(fileID: fileID, line: line, what: what))
-            entries.withLock { $0.append(Entry(token: token)) }
-            return token
-        }
+    /// Keeps `token`, weakly.
+    var watch: @Sendable (SubscriptionToken) -> Void {
+        { [self] token in entries.withLock { $0.append(Entry(token: token)) } }
     }
 
     /// The leaks whose tokens are alive; with `waiting`, calls it between looks, for up to about
     /// half a second, while some are.
     func leaks(waiting: (() -> Void)?) -> [Leak] {
-        var leaks = entries.withLock { $0.compactMap { $0.token?.leak } }
+        var leaks = live()
         var waited = 0
         while let waiting, !leaks.isEmpty, waited < 250 {
             waiting()
             waited += 1
-            leaks = entries.withLock { $0.compactMap { $0.token?.leak } }
+            leaks = live()
         }
         return leaks
+    }
+
+    /// Read after unlocking: the last reference to a token, let go of here, ends it, which takes
+    /// the census's lock.
+    private func live() -> [Leak] {
+        entries.withLock { $0 }.compactMap { entry in
+            entry.token.map { Leak(fileID: $0.fileID, line: $0.line, what: $0.subject.description) }
+        }
     }
 }
 #endif

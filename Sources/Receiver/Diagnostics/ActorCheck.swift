@@ -1,5 +1,7 @@
 // The actor checker: in debug builds, a handler given to `listen` or `start` by code on the main
-// actor is wrapped so that its first call off the main actor prints one diagnostic per call site.
+// actor is wrapped so that its first call off the main actor prints one diagnostic per call site;
+// so is the handler that sets the value of an `Observed` made there (`observed(initial:)`), since
+// SwiftUI reads that value on the main actor.
 //
 // Compiled only where `RECEIVER_DIAGNOSTICS` is defined: Package.swift defines it for debug
 // builds of the library's modules. A release build has none of this — the calls are not made, no
@@ -16,8 +18,6 @@
 // not main-actor code) is checked as if it were.
 
 #if RECEIVER_DIAGNOSTICS
-internal import Dispatch
-
 #if canImport(Darwin)
 internal import Darwin
 #elseif canImport(Glibc)
@@ -35,24 +35,28 @@ internal import Musl
 
     static let mode = getenv("RECEIVER_ACTOR_CHECK").flatMap { Mode(rawValue: String(cString: $0)) } ?? .report
 
-    let call: StaticString, file: String, line: Int, fix: StaticString
+    /// What runs off the main actor: a handler the user wrote, or the update of an `Observed`.
+    @usableFromInline package enum Subject: Sendable { case handler, observed }
+
+    let call: StaticString, file: String, line: Int, fix: StaticString, subject: Subject
 
     /// A check for a handler given to `call` at `file`:`line` by code on `isolation`, or `nil`
     /// when there is nothing to check: no actor, an actor other than the main actor, or the
     /// checker switched off. `file` may be a `#fileID` or a `#file` path.
     @usableFromInline package init?(
-        _ isolation: (any Actor)?, _ call: StaticString, _ file: String, _ line: Int, fix: StaticString
+        _ isolation: (any Actor)?, _ call: StaticString, _ file: String, _ line: Int, fix: StaticString,
+        subject: Subject = .handler
     ) {
         guard let isolation, isolation === MainActor.shared, Self.mode != .off else { return nil }
-        (self.call, self.file, self.line, self.fix) = (call, file, line, fix)
+        (self.call, self.file, self.line, self.fix, self.subject) = (call, file, line, fix, subject)
     }
 
     /// `handler`, checked at each call; `handler` itself where there is nothing to check.
     @usableFromInline package static func wrap<Value>(
         _ handler: @escaping (Value) -> Void, _ isolation: (any Actor)?, _ call: StaticString, _ file: String,
-        _ line: Int, fix: StaticString
+        _ line: Int, fix: StaticString, subject: Subject = .handler
     ) -> (Value) -> Void {
-        guard let check = ActorCheck(isolation, call, file, line, fix: fix) else { return handler }
+        guard let check = ActorCheck(isolation, call, file, line, fix: fix, subject: subject) else { return handler }
         return { value in
             check.verify()
             handler(value)
@@ -61,20 +65,32 @@ internal import Musl
 
     /// Reports this call site if the caller is not on the main actor: once per call site.
     @inline(__always) @usableFromInline package func verify() {
-        if !Self.onMainThread && !Self.onMainQueue { report() }
+        if !CurrentThread.isMainThread && !CurrentThread.isMainQueue { report() }
     }
 
     @usableFromInline func report() {
-        guard Self.reported.insert("\(file):\(line)") else { return }
+        guard Self.reported.insert("\(call) \(file):\(line)") else { return }
         // Named as a `#fileID` names it, "Module/File.swift" (`startStrict`'s `#file` is one too: a
         // default argument takes the declaring module's Swift 6 meaning); a path, by its last two.
         let site = "\(file.split(separator: "/").suffix(2).joined(separator: "/")):\(line)"
+        let what =
+            switch subject {
+            case .handler:
+                """
+                the handler given to `\(call)` at \(site) on the main actor is called off the main actor. It is \
+                main-actor code, so it races with the main actor. \(fix); or, if the handler is meant to run \
+                elsewhere, call `\(call)` from `nonisolated` code.
+                """
+            case .observed:
+                """
+                the `Observed` made by `\(call)` at \(site) on the main actor has its value set off the main \
+                actor. SwiftUI reads that value on the main actor, so it races with the main actor. \(fix); or, \
+                if it is not read on the main actor, call `\(call)` from `nonisolated` code.
+                """
+            }
         let message = """
-            Receiver actor check: the handler given to `\(call)` at \(site) on the main actor is called \
-            off the main actor. It is main-actor code, so it races with the main actor. \(fix); or, if \
-            the handler is meant to run elsewhere, call `\(call)` from `nonisolated` code. (Reported once \
-            per call site. RECEIVER_ACTOR_CHECK=fatal stops the program here; RECEIVER_ACTOR_CHECK=off \
-            turns the check off.)
+            Receiver actor check: \(what) (Reported once per call site. RECEIVER_ACTOR_CHECK=fatal stops the \
+            program here; RECEIVER_ACTOR_CHECK=off turns the check off.)
             """
         if Self.mode == .fatal { fatalError(message) }
         let line = message + "\n"
@@ -93,45 +109,5 @@ internal import Musl
             lock.withLock { sites.insert(site).inserted }
         }
     }
-
-    /// Whether the main queue is running the caller. The main actor runs on the main queue, which
-    /// is not always served by the main thread: a program that calls `dispatchMain()` (as one
-    /// with an `async` main does on Linux) lets the main thread go, and worker threads take turns
-    /// serving the main queue.
-    static var onMainQueue: Bool { DispatchQueue.getSpecific(key: mainQueueKey) != nil }
-
-    static let mainQueueKey: DispatchSpecificKey<Void> = {
-        let key = DispatchSpecificKey<Void>()
-        DispatchQueue.main.setSpecific(key: key, value: ())
-        return key
-    }()
-
-    /// Whether this thread is the main thread: one load on Apple platforms; elsewhere the answer
-    /// of two system calls, asked once per thread and kept in a thread-specific slot.
-    static var onMainThread: Bool {
-        #if canImport(Darwin)
-        return pthread_main_np() != 0
-        #else
-        let key = threadKind
-        if let known = pthread_getspecific(key) { return Int(bitPattern: known) == 1 }
-        // Without `gettid` (a static build without the symbol) no thread is called off main.
-        let main = Self.gettid.map { $0() == getpid() } ?? true
-        pthread_setspecific(key, UnsafeRawPointer(bitPattern: main ? 1 : 2))
-        return main
-        #endif
-    }
-
-    #if !canImport(Darwin)
-    static let threadKind: pthread_key_t = {
-        var key = pthread_key_t()
-        precondition(pthread_key_create(&key, nil) == 0)  // fails only when the process has no keys left
-        return key
-    }()
-
-    /// The C library's `gettid`, which Swift does not import: looked up once.
-    static let gettid: (@convention(c) () -> pid_t)? = dlsym(nil, "gettid").map {
-        unsafeBitCast($0, to: (@convention(c) () -> pid_t).self)
-    }
-    #endif
 }
 #endif

@@ -1,5 +1,5 @@
-// Debug-build diagnostics of the core's `listen`: the actor checker (ActorCheck.swift) and the
-// leak check's hook (`detectLeaks` and `.detectingLeaks`, in ReceiverSignalKitTesting).
+// What debug builds do with the handler given to the core's `listen`: the actor checker
+// (ActorCheck.swift) and the token that the census and the leak check count (SubscriptionToken.swift).
 //
 // Compiled only where `RECEIVER_DIAGNOSTICS` is defined: Package.swift defines it for debug builds
 // of the library's modules. A release build has none of this: `listen` makes no call here, wraps
@@ -7,40 +7,22 @@
 // this file; the whole library as one file has it where its debug builds define the condition.
 
 #if RECEIVER_DIAGNOSTICS
-/// What debug builds do with a listener's handler before `listen` registers it.
-@usableFromInline enum ReceiverDiagnostics {
+extension ReceiverDiagnostics {
     /// `handler`, checked by the actor checker when its caller was on the main actor, and holding
-    /// a token of the leak check running in this task, if there is one.
+    /// the listener's token when the caller is outside the library. (Not inlinable, so generic:
+    /// debug builds only.)
     @usableFromInline static func listening<Wave>(
         _ handler: @escaping (Wave) -> Void, _ isolation: (any Actor)?, _ fileID: String, _ line: Int
     ) -> (Wave) -> Void {
-        ReceiverLeakCheck.tracking(
-            ActorCheck.wrap(handler, isolation, "listen", fileID, line, fix: "Broadcast on the main actor"),
-            "listener of Receiver<\(Wave.self)>", fileID, line)
+        let check = ActorCheck(isolation, "listen", fileID, line, fix: "Broadcast on the main actor")
+        let token = SubscriptionToken(fileID: fileID, line: line, subject: .listener(wave: Wave.self))
+        if check == nil && token == nil { return handler }
+        return { wave in
+            withExtendedLifetime(token) {
+                check?.verify()
+                handler(wave)
+            }
+        }
     }
-}
-
-/// Debug builds only: the leak check (`detectLeaks`, ReceiverSignalKitTesting) running in this task
-/// gives each listener and start made outside the library a token to hold in its handlers, and at
-/// the end reports those whose token is still held. (Not inlinable, so generic: debug only.)
-@usableFromInline enum ReceiverLeakCheck {
-    @TaskLocal static var token: (@Sendable (_ what: String, _ fileID: String, _ line: Int) -> AnyObject?)?
-
-    @usableFromInline static func tracking<Value>(
-        _ handler: @escaping (Value) -> Void, _ what: @autoclosure () -> String, _ fileID: String, _ line: Int
-    ) -> (Value) -> Void {
-        guard let make = token, let token = make(what(), fileID, line) else { return handler }
-        return { value in withExtendedLifetime(token) { handler(value) } }
-    }
-}
-
-/// Debug builds only: the running leak check's token maker, for ReceiverSignalKit's starts and the
-/// check itself.
-///
-/// ```swift
-/// receiverLeakCheck.withValue(maker) { receiver.listen { print($0) } }
-/// ```
-@_spi(LeakCheck) public var receiverLeakCheck: TaskLocal<(@Sendable (String, String, Int) -> AnyObject?)?> {
-    ReceiverLeakCheck.$token
 }
 #endif

@@ -1,50 +1,12 @@
 // The engine of `Receiver.make(with:observing:isolation:)`: reads a closure under Observation's
 // tracking, delivers what it returns, and reads it again after each change.
 //
-// Observation calls `onChange` in the property's `willSet`, before the new value is stored, and
-// once per tracking. So a change never reads the closure on the spot: it schedules a new read, in a
-// task that runs the closure on its actor (`isolation`), which re-tracks whatever that read touched.
-// On an actor (the main actor, for a view model) that read is a job of its own, so it runs after
-// the job that made the change has finished: the change is stored, and every change made in that
-// same job is read at once (they coalesce). One read at a time: a change during a read marks it
-// dirty, and the read schedules the next when it is done, so the last change is always read.
-//
-// Without an actor (reads on the global executor), the model may change on another thread while
-// a read runs. Observation installs a read's tracking after the read returns, so a change between
-// a property's read and that moment would never be read; such a feed reads twice, tracking both:
-// the second read sees that change, and a change during the second fires the
-// first tracking. A change may then be read, and delivered, twice.
-//
-// What no read can do: see a value stored after the `willSet` that scheduled it. Observation's
-// public API reports nothing after the store (its `didSet` tracking is SPI), so a model that
-// stores a while after `withMutation`'s `willSet`, with its getter free to read meanwhile, may be
-// read in that moment: the read returns the old value and installs its tracking after the
-// `willSet` has fired, and nothing reads again until the next change. Any number of reads can
-// fall in that moment (the changing thread may be held there for as long as the system likes),
-// and reading on until the value changes would never end for a change to an equal value, or a
-// property that did not change in the end. So the promise is for models whose getter, once the
-// `willSet` has been reported, returns the new value or waits for it: a model changed on the
-// feed's actor (the read is a later job there), and a model whose lock, which its getter takes,
-// is held around `withMutation` and the store (the read waits for the store). The docs say so.
-//
-// `dispose()` keeps "nothing after it returns": a delivery runs with `deliveringThread` set and
-// `delivery` entered, and a `dispose()` from another thread waits for it to end (from the
-// delivering thread itself, inside the delivery, it cannot and need not: nothing is delivered
-// after the delivery under way). A read under way needs no wait: it delivers only if `deliver` is
-// still there when it is done.
-//
-// Where Swift gives no actor, `#isolation` is `nil`: in nonisolated code, but also in a `lazy`
-// property's initializer, even in a main-actor class, whose closure still reads main-actor state.
-// Made there on the main queue, reading later from the global executor would race the model's
-// changes on main (a read may run before a change is stored, and that change is never read). So
-// with no actor given, a feed made on the main queue reads on the main actor, where it was made.
-//
-// Not Observation's `Observations` sequence, which does the same where it exists (macOS 26, iOS 26,
-// and Linux): it needs a `@Sendable` closure and a `Sendable` value (a non-`Sendable` model could
-// not be read), and it is iterated asynchronously, so the first value could not be delivered
-// during `make` or `start`. `withObservationTracking` serves every OS that has Observation. Nor
-// would it read the last value of more models: it, too, learns of a change from `willSet` alone,
-// and then reads its closure on that closure's actor.
+// Observation reports a change in the property's `willSet`, before the store, so a change never
+// reads on the spot: it schedules a read on the closure's actor, a later job that sees the stored
+// value (changes made in one job are read once). One read at a time: a change during a read marks
+// it dirty, and the read schedules the next, so the last change is always read — for the models
+// the public doc names, whose getter cannot return the old value once `willSet` has been reported.
+// `dispose()` returns only when no delivery is under way on another thread.
 
 internal import Dispatch
 internal import Observation
@@ -57,6 +19,9 @@ internal import Glibc
 internal import Musl
 #endif
 
+/// Delivers what `read` returns, now and after each change to what it read. Not Observation's
+/// `Observations`, which needs a `@Sendable` closure and a `Sendable` value, delivers only
+/// asynchronously (so not the first value during `make`) and needs newer systems.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 final class ObservationFeed<Value>: Disposable, Sendable {
     private enum Phase {
@@ -79,10 +44,12 @@ final class ObservationFeed<Value>: Disposable, Sendable {
     /// Entered while `deliver` runs (one delivery at a time): what `dispose()` waits on.
     private let delivery = DispatchGroup()
 
-    /// `isolation` is the caller's; with none, the main actor if this runs on the main queue.
+    /// `isolation` is the caller's; with none, the main actor if this runs on the main queue. (A
+    /// `lazy` property's initializer gets no `#isolation` even in a main-actor class, and its
+    /// closure reads main-actor state: reading it later off main would race the model.)
     init(isolation: (any Actor)?, read: @escaping () -> Value, deliver: @escaping (Value) -> Void) {
         (self.read, self.deliver) = (read, deliver)
-        self.isolation = isolation ?? (DispatchQueue.getSpecific(key: mainQueueKey) != nil ? MainActor.shared : nil)
+        self.isolation = isolation ?? (CurrentThread.isMainQueue ? MainActor.shared : nil)
     }
 
     /// The first read, on the caller's thread, which must be on `isolation`.
@@ -102,7 +69,9 @@ final class ObservationFeed<Value>: Disposable, Sendable {
         }
         guard let (read, deliver) = taken else { return }
         var value = withObservationTracking(read, onChange: { [self] in changed() })
-        if isolation == nil {  // the change another thread made before that tracking was installed
+        // Off any actor the model may change on another thread during the read, before its
+        // tracking is installed (after `read` returns): a second read, tracked too, sees that change.
+        if isolation == nil {
             value = withObservationTracking(read, onChange: { [self] in changed() })
         }
         // Entering the group under the lock (an atomic count, no user code) makes "disposed" and
@@ -164,11 +133,3 @@ final class ObservationFeed<Value>: Disposable, Sendable {
         _ = taken
     }
 }
-
-/// Set on the main queue once, so that `DispatchQueue.getSpecific(key:)` tells whether code runs
-/// there: in its blocks and on the main thread outside them, not in a `sync` onto another queue.
-private let mainQueueKey: DispatchSpecificKey<Void> = {
-    let key = DispatchSpecificKey<Void>()
-    DispatchQueue.main.setSpecific(key: key, value: ())
-    return key
-}()

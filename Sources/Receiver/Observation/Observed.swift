@@ -22,10 +22,10 @@ public import Observation
 /// print(count.value)          // 2
 /// ```
 ///
-/// Make one with ``Receiver/observed(initial:)``, or from a signal with ReceiverSignalKit's
-/// `signal.observed(initial:)`. It owns its subscription: releasing it disposes the listener (or
-/// the signal's start), which releases whatever the source's handlers captured. The subscription
-/// holds it weakly, so nothing it listens to keeps it alive.
+/// Make one with ``Receiver/observed(initial:isolation:fileID:line:)``, or from a signal with
+/// ReceiverSignalKit's `signal.observed(initial:)`. It owns its subscription: releasing it disposes
+/// the listener (or the signal's start), which releases whatever the source's handlers captured.
+/// The subscription holds it weakly, so nothing it listens to keeps it alive.
 ///
 /// In SwiftUI, hold it where the view's model lives (an `@Observable` view model's property, or
 /// `@State`), and read `value` in `body`:
@@ -39,8 +39,10 @@ public import Observation
 ///
 /// > Note: `value` is set on the thread that delivers the wave, as every handler runs, and
 /// > Observation calls its observers there. Feed a view from the main thread: broadcast on main, or
-/// > put `|> deliverOnMainQueue` before `observed(initial:)` on a signal. Reading `value` is
-/// > thread-safe (it is kept under a lock), so `Observed` is `Sendable` when `Value` is.
+/// > put `|> deliverOnMainQueue` before `observed(initial:)` on a signal. In debug builds, one made
+/// > on the main actor whose value is set off it is reported by the actor checker, once per call
+/// > site. Reading `value` is thread-safe (it is kept under a lock), so `Observed` is `Sendable`
+/// > when `Value` is.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @Observable public final class Observed<Value> {
     /// The wave behind ``value``. Only touched under `ReceiverLock(for: self)`.
@@ -108,12 +110,44 @@ extension Receiver {
     ///
     /// > Note: `value` is set on the thread that broadcasts. For a view, broadcast on the main
     /// > thread (or observe a signal with `|> deliverOnMainQueue` before it, in ReceiverSignalKit).
+    /// > In debug builds, made on the main actor (a view model, a view) and set off it, it is
+    /// > reported once by the actor checker, as a `listen` handler would be.
+    ///
+    /// - Parameters:
+    ///   - initial: What `value` is until the first wave.
+    ///   - isolation: The caller's actor, filled in by Swift; leave it out.
+    ///   - fileID: The caller's file, filled in by Swift; leave it out.
+    ///   - line: The caller's line, filled in by Swift; leave it out.
+    /// - Returns: An `@Observable` holder of the latest wave, owning the listener.
+    public func observed(
+        initial: Wave, isolation: (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
+    ) -> Observed<Wave> {
+        let observed = Observed(initial: initial)
+        let update: (Wave) -> Void = { [weak observed] wave in observed?.update(wave) }
+        #if RECEIVER_DIAGNOSTICS  // debug builds: SwiftUI reads `value` on the main actor
+        let checked = ActorCheck.wrap(
+            update, isolation, "observed(initial:)", fileID, line, fix: "Broadcast on the main actor",
+            subject: .observed)
+        #else
+        let checked = update
+        #endif
+        // At the caller's line, for the census and the leak check; checked above, not as a `listen`.
+        observed.own(listen(to: checked, isolation: nil, fileID: fileID, line: line))
+        return observed
+    }
+
+    /// The form of ``observed(initial:isolation:fileID:line:)`` without the caller's actor and
+    /// call site, kept so that a reference to `receiver.observed(initial:)` has its type. Calls
+    /// choose the form above.
+    ///
+    /// ```swift
+    /// let observe: (Int) -> Observed<Int> = receiver.observed(initial:)
+    /// ```
     ///
     /// - Parameter initial: What `value` is until the first wave.
     /// - Returns: An `@Observable` holder of the latest wave, owning the listener.
+    @_disfavoredOverload
     public func observed(initial: Wave) -> Observed<Wave> {
-        let observed = Observed(initial: initial)
-        observed.own(listen { [weak observed] wave in observed?.update(wave) })
-        return observed
+        observed(initial: initial, isolation: nil)
     }
 }

@@ -29,14 +29,46 @@ extension Signal {
     /// `(signal |> dematerialize).observed(initial: .next(placeholder))`.
     ///
     /// > Note: `value` is set on the thread the signal sends from. For a view, deliver on main:
-    /// > `(signal |> deliverOnMainQueue).observed(initial: ...)`.
+    /// > `(signal |> deliverOnMainQueue).observed(initial: ...)`. In debug builds, made on the
+    /// > main actor (a view model, a view) and sent a value off it, it is reported once by the
+    /// > actor checker, as a `start` handler would be.
+    ///
+    /// - Parameters:
+    ///   - initial: What `value` is until the first value.
+    ///   - isolation: The caller's actor, filled in by Swift; leave it out.
+    ///   - fileID: The caller's file, filled in by Swift; leave it out.
+    ///   - line: The caller's line, filled in by Swift; leave it out.
+    /// - Returns: An `@Observable` holder of the latest value, owning the start.
+    public func observed(
+        initial: T, isolation: (any Actor)? = #isolation, fileID: String = #fileID, line: Int = #line
+    ) -> Observed<T> {
+        let (transmitter, receiver) = Receiver<T>.make(with: .warm(upTo: 1))
+        let broadcast: (T) -> Void = { transmitter.broadcast($0) }
+        #if RECEIVER_DIAGNOSTICS  // debug builds: SwiftUI reads `value` on the main actor
+        let next = ActorCheck.wrap(
+            broadcast, isolation, "observed(initial:)", fileID, line, fix: "Put `|> deliverOnMainQueue` before it",
+            subject: .observed)
+        #else
+        let next = broadcast
+        #endif
+        // At the caller's line, for the census and the leak check; checked above, not as a `start`.
+        let owner = StartOwner(start(next: next, isolation: nil, fileID: fileID, line: line))
+        return receiver.map { value in withExtendedLifetime(owner) { value } }.observed(initial: initial)
+    }
+
+    /// The form of ``observed(initial:isolation:fileID:line:)`` without the caller's actor and
+    /// call site, kept so that a reference to `signal.observed(initial:)` has its type. Calls
+    /// choose the form above.
+    ///
+    /// ```swift
+    /// let observe: (String) -> Observed<String> = profile.get().observed(initial:)
+    /// ```
     ///
     /// - Parameter initial: What `value` is until the first value.
     /// - Returns: An `@Observable` holder of the latest value, owning the start.
+    @_disfavoredOverload
     public func observed(initial: T) -> Observed<T> {
-        let (transmitter, receiver) = Receiver<T>.make(with: .warm(upTo: 1))
-        let owner = StartOwner(start(next: { transmitter.broadcast($0) }))
-        return receiver.map { value in withExtendedLifetime(owner) { value } }.observed(initial: initial)
+        observed(initial: initial, isolation: nil)
     }
 }
 

@@ -3,9 +3,10 @@ import Foundation
 import ReceiverSignalKit
 import Testing
 
-/// The actor checker of debug builds, for `start`, `startStandalone` and `startStrict`: a handler
-/// given on the main actor and called off it is reported on standard error once per call site,
-/// and nothing is reported for correct or nonisolated code. Each case runs in a child process,
+/// The actor checker of debug builds, for `start`, `startStandalone`, `startStrict` and
+/// `observed(initial:)`: a handler given on the main actor and called off it, or an `Observed` made
+/// there and set off it, is reported on standard error once per call site, and nothing is reported
+/// for correct or nonisolated code. Each case runs in a child process,
 /// which has its own once-per-call-site table and whose standard error the test reads; the child
 /// prints the line of the start it made on standard output.
 @Suite struct ActorCheckTests {
@@ -124,6 +125,44 @@ import Testing
         #expect(!error.contains("watchdog"))
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func anObservedSignalSetOffTheMainActorIsReportedOnceWithItsCallSite() async throws {
+        let result = await #expect(
+            processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
+        ) {
+            startWatchdog()
+            let line = await MainActor.run { ActorCheckSites.observeOffTheMainActor(times: 3) }
+            print(line)
+        }
+        let (line, reports) = try #require(Self.outcome(of: result))
+        #expect(reports.count == 1)
+        let report = try #require(reports.first)
+        #expect(
+            report.contains(
+                "the `Observed` made by `observed(initial:)` at ReceiverSignalKitTests/ActorCheckTests.swift:\(line) on the main actor has its value set off the main actor"
+            ))
+        #expect(report.contains("Put `|> deliverOnMainQueue` before it"))
+        #expect(report.contains("call `observed(initial:)` from `nonisolated` code"))
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func anObservedSignalDeliveredOnMainOrMadeInNonisolatedCodeIsNotReported() async throws {
+        let result = await #expect(
+            processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
+        ) {
+            startWatchdog()
+            let arrived = DispatchSemaphore(value: 0)
+            let observed = await MainActor.run { ActorCheckSites.observeDeliveredOnMain(arrived) }
+            arrived.wait()
+            precondition(observed.value == 1)
+            await MainActor.run { _ = ActorCheckSites.observeFromNonisolatedCode(times: 3) }
+            _ = ActorCheckSites.observeFromNonisolatedCode(times: 3)
+            print(0)
+        }
+        let (_, reports) = try #require(Self.outcome(of: result))
+        #expect(reports.isEmpty)
+    }
+
     /// The line the child printed, and each report on its standard error.
     static func outcome(of result: ExitTest.Result?) -> (line: Int, reports: [Substring])? {
         guard let result else { return nil }
@@ -172,6 +211,41 @@ enum ActorCheckSites {
     @MainActor static func startDeliveredOnMain(_ arrived: DispatchSemaphore) {
         (Signal<Int, NoError>.single(1) |> deliverOn(Queue(name: "ActorCheckTests")) |> deliverOnMainQueue)
             .start(next: { _ in arrived.signal() })
+    }
+
+    /// Observes a signal delivered on a queue of its own `times` times on the main actor, from one
+    /// call site, and waits for each value: the `Observed` is set off the main actor.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @MainActor static func observeOffTheMainActor(times: Int) -> Int {
+        let (queue, arrived) = (Queue(name: "ActorCheckTests"), DispatchSemaphore(value: 0))
+        for _ in 0..<times {
+            let signal = Signal<Int, NoError>.single(1) |> deliverOn(queue) |> afterNext { _ in arrived.signal() }
+            let observed = signal.observed(initial: 0)
+            arrived.wait()
+            precondition(observed.value == 1)
+        }
+        return #line - 4
+    }
+
+    /// Observes a signal delivered on the main queue: correct. `arrived` is signalled once the
+    /// value is set.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @MainActor static func observeDeliveredOnMain(_ arrived: DispatchSemaphore) -> Observed<Int> {
+        (Signal<Int, NoError>.single(1) |> deliverOn(Queue(name: "ActorCheckTests")) |> deliverOnMainQueue
+            |> afterNext { _ in arrived.signal() }).observed(initial: 0)
+    }
+
+    /// Observes a signal delivered on a queue of its own from nonisolated code: nothing to check.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    nonisolated static func observeFromNonisolatedCode(times: Int) -> Int {
+        let (queue, arrived) = (Queue(name: "ActorCheckTests"), DispatchSemaphore(value: 0))
+        for _ in 0..<times {
+            let signal = Signal<Int, NoError>.single(1) |> deliverOn(queue) |> afterNext { _ in arrived.signal() }
+            let observed = signal.observed(initial: 0)
+            arrived.wait()
+            precondition(observed.value == 1)
+        }
+        return #line - 4
     }
 
     /// Starts a signal delivered on a queue of its own from nonisolated code: nothing to check.
