@@ -76,13 +76,19 @@ import Testing
     }
 
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-    @Test func itMayBeReadOnOneThreadWhileAnotherSetsIt() async {
+    // The writer is a Dispatch thread, not a task: the reader spins, and a spinning test must not
+    // wait for a thread of Swift's small cooperative pool, which other tests may hold.
+    @Test func itMayBeReadOnOneThreadWhileAnotherSetsIt() {
         let (transmitter, receiver) = Receiver<[Int]>.make()
         let observed = receiver.observed(initial: [])
-        let writer = Task.detached { for count in 1...200 { transmitter.broadcast(Array(0..<count)) } }
+        let written = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            for count in 1...200 { transmitter.broadcast(Array(0..<count)) }
+            written.signal()
+        }
         var lengths: [Int] = []
         while lengths.last != 200 { lengths.append(observed.value.count) }  // until the last wave
-        await writer.value
+        expectSignal(written)
         #expect(lengths == lengths.sorted())
     }
 
