@@ -72,6 +72,7 @@ import Testing
         let started = await MainActor.run { Self.start(traced, completed: arrived) }
         gate.signal()
         arrived.wait()
+        hop.queue.sync {}  // the teardown after `completed` runs in the same block on "hop"; wait it out
         started.dispose()
         #expect(
             lines.recorded == [
