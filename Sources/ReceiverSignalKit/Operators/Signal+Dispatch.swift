@@ -92,7 +92,7 @@ public func runOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal { subscriber in
             guard !queue.isCurrent() else { return signal.startForwarding(to: subscriber) }
-            let pending = DeferredStart()
+            let pending = DeferredSubscription()
             queue.justDispatch { pending.start { signal.startForwarding(to: subscriber) } }
             return pending
         }
@@ -114,7 +114,7 @@ public func runOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
 public func runOn<T, E>(_ threadPool: ThreadPool) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal { subscriber in
-            let pending = DeferredStart()
+            let pending = DeferredSubscription()
             threadPool.addTask(ThreadPoolTask { _ in pending.start { signal.startForwarding(to: subscriber) } })
             return pending
         }

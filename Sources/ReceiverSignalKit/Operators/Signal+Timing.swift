@@ -25,7 +25,7 @@ public func delay<T, E>(_ timeout: Double, queue: Queue) -> (_ signal: Signal<T,
     if timeout.isNaN { stopOnInvalidDuration("delay(_:queue:) needs a timeout in seconds", got: timeout) }
     return { signal in
         Signal { subscriber in
-            let pending = DeferredStart()
+            let pending = DeferredSubscription()
             queue.async {
                 let timer = Timer(
                     timeout: timeout, repeat: false,
@@ -72,7 +72,7 @@ public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0
     }
     return { signal in
         Signal { subscriber in
-            let pending = DeferredStart()
+            let pending = DeferredSubscription()
             queue.async {
                 let deadline = wallClockSeconds(on: queue) + timeout
                 let waitForDeadline = {

@@ -5,7 +5,7 @@
 /// disposing it after disposes what was started. Every transition happens under one lock, and
 /// whatever a transition lets go of (a timer, whose completion holds the upstream signal; a
 /// started disposable) is released after unlocking.
-@usableFromInline final class DeferredStart: Disposable {
+@usableFromInline final class DeferredSubscription: Disposable {
     private enum State {
         /// Not started; the timer that will start it, if any.
         case waiting(Timer?)

@@ -1,7 +1,7 @@
 // The loop the restarting operators (`restart`, `recurse`, `retry`, `restartIfError`,
 // `restartOrMapError`, `feedbackLoop`) run their source through. It sits with the Signal core
 // because the core drives it: a loop that pauses on a subscription being made is resumed once that
-// subscription's generator returns (StartsBeingMade.swift).
+// subscription's generator returns (SubscriptionsBeingMade.swift).
 //
 // - A source that ends synchronously asks for its restart inside its `start`: the loop notes it
 //   and starts again once `start` returns — turns of a loop, not stack frames.
@@ -54,7 +54,7 @@
     ) -> Restarts {
         let restarts = Restarts(step: step, isLimited: isLimited)
         subscriber.core.assign(restarts)
-        restarts.request(around: StartsBeingMade.innermost)
+        restarts.request(around: SubscriptionsBeingMade.innermost)
         return restarts
     }
 
@@ -88,7 +88,7 @@
                 state.isRunning = true
                 return true
             }
-            if isLooping { restarts.loop(around: StartsBeingMade.innermost) }
+            if isLooping { restarts.loop(around: SubscriptionsBeingMade.innermost) }
         }
     }
 
@@ -115,7 +115,7 @@
                 return (state.current, state.isRequested)
             }
             replaced?.dispose()
-            if again, let ended = StartsBeingMade.innermostEnded(from: around) {
+            if again, let ended = SubscriptionsBeingMade.innermostEnded(from: around) {
                 // Paused: the start owed stays requested, for `resume` or for a later request.
                 let paused = ended.pointee.paused.take()
                 state.withLock { state in

@@ -29,7 +29,7 @@ public final class Signal<T, E> {
 
     /// A signal whose runs need no subscriber of their own, because something else already
     /// serializes them (`receiver.signal` listens straight to its pair) or because they deliver
-    /// everything before they return (`single`, `fail`, `complete`: see ``InstantStart``).
+    /// everything before they return (`single`, `fail`, `complete`: see ``InstantSubscription``).
     @inlinable init(start run: @escaping Start) { self.run = run }
 
     /// Makes a signal whose every start runs `generator`.
@@ -49,7 +49,7 @@ public final class Signal<T, E> {
             // source does, or nothing (SwiftSignalKit's lifetime). The core is the handle.
             let subscriber = Subscriber(next: next, error: error, completed: completed)
             let core = subscriber.core
-            let (disposable, paused) = StartsBeingMade.making(core) { generator(subscriber) }
+            let (disposable, paused) = SubscriptionsBeingMade.making(core) { generator(subscriber) }
             core.assign(disposable)
             if let paused { Restarts.resume(paused) }  // loops that paused because this start ended
             return core
@@ -195,7 +195,7 @@ public final class Signal<T, E> {
         // Its own start (no subscriber, queue or lock), exactly as the generator that puts the
         // value and a completion would deliver them.
         Signal(start: { next, _, completed in
-            InstantStart.run { start in
+            InstantSubscription.run { start in
                 next?(value)
                 start.terminate()
                 completed?()
@@ -212,7 +212,7 @@ public final class Signal<T, E> {
     /// - Returns: A signal that only completes.
     @inlinable public static func complete() -> Signal<T, E> {
         Signal(start: { _, _, completed in
-            InstantStart.run { start in
+            InstantSubscription.run { start in
                 start.terminate()
                 completed?()
             }
@@ -229,7 +229,7 @@ public final class Signal<T, E> {
     /// - Returns: A signal that only fails.
     @inlinable public static func fail(_ error: E) -> Signal<T, E> {
         Signal(start: { _, failed, _ in
-            InstantStart.run { start in
+            InstantSubscription.run { start in
                 start.terminate()
                 failed?(error)
             }

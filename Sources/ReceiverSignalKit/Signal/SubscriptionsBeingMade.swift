@@ -16,7 +16,7 @@ public import Musl
 ///
 /// Each generator's run keeps its entry on its own stack, linked to the one around it, in a cell of
 /// its thread's: noting a subscription costs a look-up of the cell and two stores, no allocation.
-@usableFromInline enum StartsBeingMade {
+@usableFromInline enum SubscriptionsBeingMade {
     /// One subscription being made, on the stack of its run: the subscription, the entry around
     /// it, and the restart loops paused until its generator returns.
     @usableFromInline struct Entry {
@@ -34,7 +34,7 @@ public import Musl
     @usableFromInline static let slot: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { free($0) }
-        guard status == 0 else { fatalError("StartsBeingMade: pthread_key_create failed (\(status))") }
+        guard status == 0 else { fatalError("SubscriptionsBeingMade: pthread_key_create failed (\(status))") }
         return key
     }()
 
@@ -47,7 +47,7 @@ public import Musl
 
     @usableFromInline static func makeCell(_ key: pthread_key_t) -> UnsafeMutablePointer<UnsafeMutableRawPointer?> {
         guard let memory = malloc(MemoryLayout<UnsafeMutableRawPointer?>.size) else {
-            fatalError("StartsBeingMade: out of memory")
+            fatalError("SubscriptionsBeingMade: out of memory")
         }
         let cell = memory.bindMemory(to: UnsafeMutableRawPointer?.self, capacity: 1)
         cell.initialize(to: nil)

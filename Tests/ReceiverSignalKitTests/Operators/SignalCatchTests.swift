@@ -308,7 +308,7 @@ private func synchronous(completingUntil last: Int, failingFrom: Int? = nil) -> 
     //
     // The downstream `take`'s end cannot dispose that start before its generator returns (as in
     // SwiftSignalKit); the loop sees it among the starts being made around it, and starts nothing
-    // more (StartsBeingMade.swift).
+    // more (SubscriptionsBeingMade.swift).
 
     @Test func restartOfACachedValueStopsWhenADownstreamTakeEnds() async {
         await #expect(processExitsWith: .success) {

@@ -32,7 +32,7 @@ import Testing
 /// `single`, `fail` and `complete` deliver everything before their start returns, without the
 /// subscriber a generator's start has; each behaves exactly as the generator that puts the same
 /// events does. Each test runs both and compares what they did.
-@Suite(.detectingLeaks) struct InstantStartTests {
+@Suite(.detectingLeaks) struct InstantSubscriptionTests {
     enum Maker: CaseIterable, Sendable, CustomStringConvertible {
         case single, fail, complete
 
