@@ -109,14 +109,14 @@ internal import Musl
         @inlinable init(_ flattening: Flattening) { self.flattening = flattening }
 
         /// Sends `event` to the flattening.
-        @inlinable func broadcast(_ event: Event) { flattening.broadcast(event, from: self) }
+        @inlinable func send(_ event: Event) { flattening.send(event, from: self) }
 
         deinit { flattening.releaseHandlers() }
     }
 
     /// Handles `event` on this thread, or leaves it to the thread handling one; drops it once the
     /// start is disposed. `sender` is the caller's, for the inners this thread starts.
-    @inlinable func broadcast(_ event: Event, from sender: Sender) {
+    @inlinable func send(_ event: Event, from sender: Sender) {
         let lock = StripedLock(for: self)
         guard lock.withLock({ !shared.isDisposed && shared.serializer.admit(event) }) else { return }
         var event = event
@@ -188,20 +188,20 @@ internal import Musl
 
         @inlinable func next(_ value: R) {
             let flattening = sender.flattening
-            guard flattening.claimWindow(for: generation) else { return sender.broadcast(.next(generation, value)) }
+            guard flattening.claimWindow(for: generation) else { return sender.send(.next(generation, value)) }
             if !flattening.isEnded { flattening.next?(value) }
         }
 
         @inlinable func failed(_ failure: E) {
             guard sender.flattening.claimWindow(for: generation) else {
-                return sender.broadcast(.innerFailed(generation, failure))
+                return sender.send(.innerFailed(generation, failure))
             }
             sender.flattening.fail(failure)
         }
 
         @inlinable func completed() {
             guard sender.flattening.claimWindow(for: generation, completing: true) else {
-                return sender.broadcast(.innerCompleted(generation))
+                return sender.send(.innerCompleted(generation))
             }
         }
     }

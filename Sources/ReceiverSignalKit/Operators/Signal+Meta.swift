@@ -98,10 +98,10 @@ internal import Dispatch  // DispatchTime, for debug_measureTimeToFirstEvent
     Signal<R, E>
 {
     { signal in
-        Flattening<R, E>.signal(.switching) { transmitter in
+        Flattening<R, E>.signal(.switching) { sender in
             signal.start(
-                next: { transmitter.broadcast(.signal(f($0))) },
-                completed: { transmitter.broadcast(.outerCompleted) }
+                next: { sender.send(.signal(f($0))) },
+                completed: { sender.send(.outerCompleted) }
             )
         }
     }
@@ -142,11 +142,11 @@ extension Flattening {
     @inlinable static func signal<T>(_ mode: Mode, of outer: Signal<T, E>, _ f: @escaping (T) -> Signal<R, E>)
         -> Signal<R, E>
     {
-        signal(mode) { transmitter in
+        signal(mode) { sender in
             outer.start(
-                next: { transmitter.broadcast(.signal(f($0))) },
-                error: { transmitter.broadcast(.outerFailed($0)) },
-                completed: { transmitter.broadcast(.outerCompleted) }
+                next: { sender.send(.signal(f($0))) },
+                error: { sender.send(.outerFailed($0)) },
+                completed: { sender.send(.outerCompleted) }
             )
         }
     }
