@@ -13,7 +13,7 @@
 # USRs or mangled names. The digest does not depend on which file declares what, nor on the order.
 #
 # Semantic versioning: a release whose digest only gains lines is a minor version; one that
-# loses or changes a line breaks someone's code and is a major version (README: "Development").
+# loses or changes a line breaks someone's code and is a major version (CONTRIBUTING.md: "Versioning").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Formats the Swift code with the toolchain's own formatter (`swift format`), configured by
-# .swift-format at the repository root (4-space indent, 120 columns; README: "Development").
+# .swift-format at the repository root (4-space indent, 120 columns; CONTRIBUTING.md: "Day to day").
 #
 #   bash .ci/format.sh           # rewrites the files in place
 #   bash .ci/format.sh --lint    # changes nothing; fails on any finding (what CI runs)
