@@ -22,7 +22,7 @@ public final class Queue: Sendable {
     /// The wrapped dispatch queue.
     ///
     /// ```swift
-    /// Queue.mainQueue().queue === DispatchQueue.main   // true
+    /// Queue(name: "work").queue.label   // "work"
     /// ```
     public let queue: DispatchQueue
     // How `isCurrent()` recognises this queue. Plain fields rather than an enum with the marker in
