@@ -150,6 +150,27 @@ for what, numerator, denominator, calls in LESS_LISTENER:
     print(f"{what:45} {statistics.median(ratios):7.2f}  {statistics.median(o for o, _ in rows):13.1f} ns "
           f"{statistics.median(f for _, f in rows):14.1f} ns  {' '.join(f'{r:.2f}' for r in ratios)}")
 
+# W24–W28: Receiver beside what a Swift 6 team would pick instead, each row's time over Receiver's
+# in the same run (above 1: Receiver is faster).
+ALTERNATIVES = ["W24 one consumer", "W25 100 consumers", "W26 map → filter → map", "W27 two producers",
+                "W28 attach + detach"]
+printed_heading = False
+for workload in ALTERNATIVES:
+    rows = [name for name in names if name.startswith(workload + ":")]
+    ours = next((name for name in rows if "Receiver" in name), None)
+    if ours is None:
+        continue
+    if not printed_heading:
+        print()
+        print(f"{'alternatives (W24–W28), per unit':70} {'ns':>10} {'÷ Receiver':>11}  per-run ratio")
+        printed_heading = True
+    for name in rows:
+        ratios = [run[name]["ns"] / run[ours]["ns"] for run in runs
+                  if "ns" in run.get(name, {}) and run.get(ours, {}).get("ns")]
+        ns = [run[name]["ns"] for run in runs if "ns" in run.get(name, {})]
+        print(f"{name:70} {statistics.median(ns):10.1f} {statistics.median(ratios):11.1f}  "
+              f"{' '.join(f'{r:.1f}' for r in ratios)}")
+
 # (what, ours, OpenCombine's nearest equivalent, floor, target bytes): the adapter's targets.
 BYTES = [
     ("never().start()", "W9 never().start()",
