@@ -4,7 +4,8 @@
 //
 // Every figure is timed to the last value *received*: the synchronous libraries deliver before
 // `broadcast`/`send` returns; an asynchronous consumer is a task, and the measurement ends when every
-// consumer task has seen the last value and returned its count and sum, which are then checked. The
+// consumer task has seen the last value (and, for a sequence that ends, its end, which the producer
+// sends right after) and returned its count and sum, which are then checked. The
 // consumer tasks are made (and, for `share()`, registered, by making their iterators) before the
 // measurement starts, so task creation is counted only where attaching is what is measured (W28).
 //
@@ -52,15 +53,17 @@ struct Received: Sendable {
     }
 }
 
-/// A consumer task: it makes its iterator of `sequence`, says so on `ready`, and iterates until it has
-/// received `expected` values or the sequence ends (a `Receiver`'s `values` never ends by itself).
+/// A consumer task: it makes its iterator of `sequence`, says so on `ready`, and iterates until the
+/// sequence ends, or until it has received `limit` values (a `Receiver`'s `values` never ends by
+/// itself). A finite sequence is read to its end, so that a producer whose `send` waits for a
+/// consumer (`AsyncChannel`) is never left waiting for one that stopped at a count.
 func consumerTask<Values: AsyncSequence & Sendable>(
-    of sequence: Values, expecting expected: Int, ready: AsyncStream<Void>.Continuation? = nil
+    of sequence: Values, upTo limit: Int = .max, ready: AsyncStream<Void>.Continuation? = nil
 ) -> Task<Received, Never> where Values.Element == Int {
     Task {
         var iterator = sequence.makeAsyncIterator(), received = Received()
         ready?.yield()
-        while received.count < expected, let value = try? await iterator.next() { received.record(value) }
+        while received.count < limit, let value = try? await iterator.next() { received.record(value) }
         return received
     }
 }
@@ -68,10 +71,10 @@ func consumerTask<Values: AsyncSequence & Sendable>(
 /// Starts a consumer task for each of `sequences`, and returns them once each has made its iterator
 /// (for `share()`, that registers the consumer, so that it sees every value).
 func consumers<Values: AsyncSequence & Sendable>(
-    of sequences: [Values], expecting expected: Int
+    of sequences: [Values], upTo limit: Int = .max
 ) async -> [Task<Received, Never>] where Values.Element == Int {
     let (ready, signal) = AsyncStream.makeStream(of: Void.self)
-    let tasks = sequences.map { consumerTask(of: $0, expecting: expected, ready: signal) }
+    let tasks = sequences.map { consumerTask(of: $0, upTo: limit, ready: signal) }
     var waiting = ready.makeAsyncIterator()
     for _ in tasks { _ = await waiting.next() }
     return tasks
@@ -79,20 +82,24 @@ func consumers<Values: AsyncSequence & Sendable>(
 
 /// One consumer task, returned once it has made its iterator.
 func consumer<Values: AsyncSequence & Sendable>(
-    of sequence: Values, expecting expected: Int
+    of sequence: Values, upTo limit: Int = .max
 ) async -> Task<Received, Never> where Values.Element == Int {
-    await consumers(of: [sequence], expecting: expected)[0]
+    await consumers(of: [sequence], upTo: limit)[0]
 }
 
-/// Runs `body(0)` and `body(1)` on two of Dispatch's threads, started together (each waits for the
-/// other to arrive), and returns when both are done, without blocking a thread of the concurrency
-/// pool, which the consumer tasks need.
+/// The producers' two serial queues. Dispatch gives a serial queue a thread at once, where the global
+/// queue, with one of its threads waiting for the other to arrive, may take a second to add one.
+let producerQueues = [DispatchQueue(label: "producer 0"), DispatchQueue(label: "producer 1")]
+
+/// Runs `body(0)` and `body(1)` on two threads, started together (each waits for the other to
+/// arrive), and returns when both are done, without blocking a thread of the concurrency pool,
+/// which the consumer tasks need.
 func onTwoThreads(_ body: @escaping @Sendable (Int) -> Void) async {
     let arrived = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
         let group = DispatchGroup()
         for thread in 0..<2 {
-            DispatchQueue.global().async(group: group) {
+            producerQueues[thread].async(group: group) {
                 arrived[1 - thread].signal()
                 arrived[thread].wait()
                 body(thread)
@@ -123,7 +130,7 @@ func registerAlternativesOneConsumer() {
     Benchmark("W24 one consumer: Receiver .hot, values (for await)", configuration: configuration(units: units)) {
         benchmark async in
         let (transmitter, receiver) = Receiver<Int>.make()
-        let task = await consumer(of: receiver.values, expecting: n)
+        let task = await consumer(of: receiver.values, upTo: n)
         benchmark.startMeasurement()
         for value in 0..<n { transmitter.broadcast(value) }
         let received = await task.value
@@ -144,7 +151,7 @@ func registerAlternativesOneConsumer() {
 
     Benchmark("W24 one consumer: AsyncStream", configuration: configuration(units: units)) { benchmark async in
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-        let task = await consumer(of: stream, expecting: n)
+        let task = await consumer(of: stream)
         benchmark.startMeasurement()
         for value in 0..<n { continuation.yield(value) }
         continuation.finish()
@@ -155,7 +162,7 @@ func registerAlternativesOneConsumer() {
 
     Benchmark("W24 one consumer: AsyncChannel", configuration: configuration(units: units)) { benchmark async in
         let channel = AsyncChannel<Int>()
-        let task = await consumer(of: channel, expecting: n)
+        let task = await consumer(of: channel)
         benchmark.startMeasurement()
         for value in 0..<n { await channel.send(value) }
         channel.finish()
@@ -168,7 +175,7 @@ func registerAlternativesOneConsumer() {
         Benchmark("W24 one consumer: share()", configuration: configuration(units: units)) { benchmark async in
             let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
             let shared = stream.share()
-            let task = await consumer(of: shared, expecting: n)
+            let task = await consumer(of: shared)
             benchmark.startMeasurement()
             for value in 0..<n { continuation.yield(value) }
             continuation.finish()
@@ -181,7 +188,7 @@ func registerAlternativesOneConsumer() {
             benchmark async in
             let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
             let shared = stream.share(bufferingPolicy: .unbounded)
-            let task = await consumer(of: shared, expecting: n)
+            let task = await consumer(of: shared)
             benchmark.startMeasurement()
             for value in 0..<n { continuation.yield(value) }
             continuation.finish()
@@ -212,7 +219,7 @@ func registerAlternativesManyConsumers() {
     Benchmark("W25 100 consumers: Receiver .hot, values (for await)", configuration: configuration(units: units)) {
         benchmark async in
         let (transmitter, receiver) = Receiver<Int>.make()
-        let tasks = await consumers(of: (0..<fanOut).map { _ in receiver.values }, expecting: values)
+        let tasks = await consumers(of: (0..<fanOut).map { _ in receiver.values }, upTo: values)
         benchmark.startMeasurement()
         for value in 0..<values { transmitter.broadcast(value) }
         var received: [Received] = []
@@ -235,7 +242,7 @@ func registerAlternativesManyConsumers() {
     Benchmark("W25 100 consumers: AsyncStream, one each", configuration: configuration(units: units)) {
         benchmark async in
         let streams = (0..<fanOut).map { _ in AsyncStream.makeStream(of: Int.self) }
-        let tasks = await consumers(of: streams.map(\.stream), expecting: values)
+        let tasks = await consumers(of: streams.map(\.stream))
         benchmark.startMeasurement()
         for value in 0..<values {
             for (_, continuation) in streams { continuation.yield(value) }
@@ -250,7 +257,7 @@ func registerAlternativesManyConsumers() {
     Benchmark("W25 100 consumers: AsyncChannel, one each", configuration: configuration(units: units)) {
         benchmark async in
         let channels = (0..<fanOut).map { _ in AsyncChannel<Int>() }
-        let tasks = await consumers(of: channels, expecting: values)
+        let tasks = await consumers(of: channels)
         benchmark.startMeasurement()
         for value in 0..<values {
             for channel in channels { await channel.send(value) }
@@ -266,7 +273,7 @@ func registerAlternativesManyConsumers() {
         Benchmark("W25 100 consumers: share()", configuration: configuration(units: units)) { benchmark async in
             let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
             let shared = stream.share()
-            let tasks = await consumers(of: Array(repeating: shared, count: fanOut), expecting: values)
+            let tasks = await consumers(of: Array(repeating: shared, count: fanOut))
             benchmark.startMeasurement()
             for value in 0..<values { continuation.yield(value) }
             continuation.finish()
@@ -280,7 +287,7 @@ func registerAlternativesManyConsumers() {
             benchmark async in
             let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
             let shared = stream.share(bufferingPolicy: .unbounded)
-            let tasks = await consumers(of: Array(repeating: shared, count: fanOut), expecting: values)
+            let tasks = await consumers(of: Array(repeating: shared, count: fanOut))
             benchmark.startMeasurement()
             for value in 0..<values { continuation.yield(value) }
             continuation.finish()
@@ -325,7 +332,7 @@ func registerAlternativesChain() {
     Benchmark("W26 map → filter → map: AsyncStream", configuration: configuration(units: units)) {
         benchmark async in
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-        let task = await consumer(of: stream.map { $0 &* 2 }.filter { $0 % 3 != 0 }.map { $0 &+ 1 }, expecting: count)
+        let task = await consumer(of: stream.map { $0 &* 2 }.filter { $0 % 3 != 0 }.map { $0 &+ 1 })
         benchmark.startMeasurement()
         for value in 0..<n { continuation.yield(value) }
         continuation.finish()
@@ -337,7 +344,7 @@ func registerAlternativesChain() {
     Benchmark("W26 map → filter → map: AsyncChannel", configuration: configuration(units: units)) {
         benchmark async in
         let channel = AsyncChannel<Int>()
-        let task = await consumer(of: channel.map { $0 &* 2 }.filter { $0 % 3 != 0 }.map { $0 &+ 1 }, expecting: count)
+        let task = await consumer(of: channel.map { $0 &* 2 }.filter { $0 % 3 != 0 }.map { $0 &+ 1 })
         benchmark.startMeasurement()
         for value in 0..<n { await channel.send(value) }
         channel.finish()
@@ -351,7 +358,7 @@ func registerAlternativesChain() {
             let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
             let shared = stream.share()
             let task = await consumer(
-                of: shared.map { $0 &* 2 }.filter { $0 % 3 != 0 }.map { $0 &+ 1 }, expecting: count)
+                of: shared.map { $0 &* 2 }.filter { $0 % 3 != 0 }.map { $0 &+ 1 })
             benchmark.startMeasurement()
             for value in 0..<n { continuation.yield(value) }
             continuation.finish()
@@ -400,7 +407,7 @@ func registerAlternativesTwoProducers() {
 
     Benchmark("W27 two producers: AsyncStream", configuration: configuration(units: units)) { benchmark async in
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-        let task = await consumer(of: stream, expecting: n)
+        let task = await consumer(of: stream)
         benchmark.startMeasurement()
         await onTwoThreads { thread in
             for value in thread * half..<(thread + 1) * half { continuation.yield(value) }
@@ -414,7 +421,7 @@ func registerAlternativesTwoProducers() {
     // `send` is asynchronous: the producers are two tasks.
     Benchmark("W27 two producers: AsyncChannel", configuration: configuration(units: units)) { benchmark async in
         let channel = AsyncChannel<Int>()
-        let task = await consumer(of: channel, expecting: n)
+        let task = await consumer(of: channel)
         benchmark.startMeasurement()
         await withTaskGroup(of: Void.self) { producers in
             for producer in 0..<2 {
@@ -433,7 +440,7 @@ func registerAlternativesTwoProducers() {
         Benchmark("W27 two producers: share()", configuration: configuration(units: units)) { benchmark async in
             let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
             let shared = stream.share()
-            let task = await consumer(of: shared, expecting: n)
+            let task = await consumer(of: shared)
             benchmark.startMeasurement()
             await onTwoThreads { thread in
                 for value in thread * half..<(thread + 1) * half { continuation.yield(value) }
@@ -481,7 +488,7 @@ func registerAlternativesAttachDetach() {
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-            let task = consumerTask(of: stream, expecting: 1)
+            let task = consumerTask(of: stream)
             continuation.finish()
             received.count &+= await task.value.count
         }
@@ -495,7 +502,7 @@ func registerAlternativesAttachDetach() {
         var received = Received()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            let task = consumerTask(of: channel, expecting: 1)
+            let task = consumerTask(of: channel)
             task.cancel()
             received.count &+= await task.value.count
         }
@@ -511,7 +518,7 @@ func registerAlternativesAttachDetach() {
             var received = Received()
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
-                let task = consumerTask(of: shared, expecting: 1)
+                let task = consumerTask(of: shared)
                 task.cancel()
                 received.count &+= await task.value.count
             }
