@@ -5,7 +5,7 @@ then each target ratio of the core's and the adapter's workloads, and the rows o
 own benchmark workloads beside OpenCombine and their floors, computed within each run (numerator
 and denominator from the same run, so machine noise mostly cancels) with its median over runs;
 then the delivery ratios again with the listener's own cost ("W1 floor: the listener alone") taken
-off both sides; then W9's bytes per live subscription (a custom metric, one figure per iteration) against the
+off both sides; then W24–W28, each row over Receiver's in the same run; then W9's bytes per live subscription (a custom metric, one figure per iteration) against the
 adapter's targets.
 
 Figures marked `*` by package-benchmark are already divided by the benchmark's scaling factor
