@@ -14,6 +14,8 @@ let package = Package(
         .package(path: ".."),
         .package(url: "https://github.com/ordo-one/package-benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+        // What a Swift 6 team weighs against a hot Receiver: AsyncChannel and share() (W24–W28).
+        .package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4"),
         // package-benchmark's own malloc counter, read directly by W9 (bytes per live subscription).
         .package(url: "https://github.com/ordo-one/malloc-interposer.git", exact: "1.6.1"),
     ],
@@ -28,6 +30,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ],
             path: "Benchmarks/ReceiverBenchmarks",

@@ -5,7 +5,7 @@ then each target ratio of the core's and the adapter's workloads, and the rows o
 own benchmark workloads beside OpenCombine and their floors, computed within each run (numerator
 and denominator from the same run, so machine noise mostly cancels) with its median over runs;
 then the delivery ratios again with the listener's own cost ("W1 floor: the listener alone") taken
-off both sides; then W9's bytes per live subscription (a custom metric, one figure per iteration) against the
+off both sides; then W24–W28, each row over Receiver's in the same run; then W9's bytes per live subscription (a custom metric, one figure per iteration) against the
 adapter's targets.
 
 Figures marked `*` by package-benchmark are already divided by the benchmark's scaling factor
@@ -149,6 +149,27 @@ for what, numerator, denominator, calls in LESS_LISTENER:
     ratios = [ours / floor for ours, floor in rows]
     print(f"{what:45} {statistics.median(ratios):7.2f}  {statistics.median(o for o, _ in rows):13.1f} ns "
           f"{statistics.median(f for _, f in rows):14.1f} ns  {' '.join(f'{r:.2f}' for r in ratios)}")
+
+# W24–W28: Receiver beside what a Swift 6 team would pick instead, each row's time over Receiver's
+# in the same run (above 1: Receiver is faster).
+ALTERNATIVES = ["W24 one consumer", "W25 100 consumers", "W26 map → filter → map", "W27 two producers",
+                "W28 attach + detach"]
+printed_heading = False
+for workload in ALTERNATIVES:
+    rows = [name for name in names if name.startswith(workload + ":")]
+    ours = next((name for name in rows if "Receiver" in name), None)
+    if ours is None:
+        continue
+    if not printed_heading:
+        print()
+        print(f"{'alternatives (W24–W28), per unit':70} {'ns':>10} {'÷ Receiver':>11}  per-run ratio")
+        printed_heading = True
+    for name in rows:
+        ratios = [run[name]["ns"] / run[ours]["ns"] for run in runs
+                  if "ns" in run.get(name, {}) and run.get(ours, {}).get("ns")]
+        ns = [run[name]["ns"] for run in runs if "ns" in run.get(name, {})]
+        print(f"{name:70} {statistics.median(ns):10.1f} {statistics.median(ratios):11.1f}  "
+              f"{' '.join(f'{r:.1f}' for r in ratios)}")
 
 # (what, ours, OpenCombine's nearest equivalent, floor, target bytes): the adapter's targets.
 BYTES = [

@@ -29,6 +29,7 @@ let benchmarks: @Sendable () -> Void = {
     registerQueueIsCurrent()
     registerSignalKitStarts()
     registerScreen()
+    registerAlternatives()
 }
 
 // MARK: - W1 hot broadcast, 1 listener — per wave
