@@ -14,8 +14,13 @@ cd "$(dirname "$0")/../Benchmarks"
 output="$(mktemp)"
 trap 'rm -f "$output"' EXIT
 
-# RECEIVER_BENCH_SMOKE makes every benchmark's configuration one iteration, no warm-up.
-RECEIVER_BENCH_SMOKE=1 swift package benchmark --no-progress 2>&1 | tee "$output"
+# RECEIVER_BENCH_SMOKE makes every benchmark's configuration one iteration, no warm-up. The
+# build and the run together take a few minutes; the limit turns a hang (an AsyncChannel workload
+# that lost a value leaves its producer waiting in `send` forever) into a failure.
+if ! RECEIVER_BENCH_SMOKE=1 timeout 720 swift package benchmark --no-progress 2>&1 | tee "$output"; then
+    echo "FAIL: bench-smoke: the build or a benchmark failed, or the whole took over 12 minutes" >&2
+    exit 1
+fi
 
 expected="$(swift package benchmark list 2>/dev/null | grep -c '^W[0-9]')"
 ran="$(grep -c '^W[0-9]' "$output" || true)"
