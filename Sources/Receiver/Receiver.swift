@@ -5,10 +5,12 @@
 //   internal helpers are nested in `Receiver` or carry a `Receiver` prefix so that they do not
 //   collide with names in the app that vendors it. So it keeps its own copies of what the adapter
 //   also has (the lock table, the queue of waves broadcast during a delivery), written alike.
-// - A pair's state is one `State` value whose transitions run under the lock and return a `Step`:
-//   the handler call to make next and the waves let go of. The caller makes the call and releases
-//   the waves after unlocking, because handlers and `deinit`s are user code, which may call back
-//   into the pair; so no locked section here calls or releases anything of the user's.
+// - A pair's state is one `State` value whose transitions run under the lock. The delivering
+//   thread's `Delivery` goes in and out of each one: the transition lends it the handler to call
+//   next (moved out of its listener and back, so a call costs no retain and release) and moves the
+//   waves it lets go of into it; the thread makes the call and releases them after unlocking,
+//   because handlers and `deinit`s are user code, which may call back into the pair. So no locked
+//   section here calls or releases anything of the user's.
 // - The delivery path is `@inlinable`, so it is specialised for the wave type in the module that
 //   uses it: unspecialised generic code looks up type metadata at run time, which made a broadcast
 //   about 40 times slower (Benchmarks/README.md). That is why the lock's C calls must be visible to
@@ -120,14 +122,17 @@ public final class Receiver<Wave> {
         /// - Complexity: O(1) to queue, plus one handler call per listener; a `.warm` pair costs
         ///   the same whatever its count.
         @inlinable public func broadcast(_ wave: Wave) {
-            // What a step let go of is released when `step` is replaced, except the wave a `.warm`
-            // pair overwrote: before the first call, as it is no longer kept once the new one is.
+            // What the state let go of into `delivery` is released here, after unlocking: the wave a
+            // `.warm` pair overwrote before the first call (it is no longer kept once the new one
+            // is), the rest after each call.
             let lock = receiver.lock
-            var step = lock.withLock { receiver.state.broadcast(wave) }
-            step.displaced = nil
-            while step.continues {
-                step.call?.perform()
-                step = lock.withLock { receiver.state.advance() }
+            var delivery = Delivery(wave: wave)
+            var next = lock.withLock { receiver.state.broadcast(&delivery) }
+            delivery.displaced = nil
+            while next != .done {
+                if next == .call { delivery.call() } else { delivery.handler = nil }
+                next = lock.withLock { receiver.state.advance(&delivery) }
+                delivery.finished = nil
             }
         }
     }
@@ -230,9 +235,12 @@ extension Receiver {
     /// lock is what makes `dispose()` safe from any thread.
     @usableFromInline final class Listener: Disposable, @unchecked Sendable {
         @usableFromInline let lock: ReceiverLock
-        @exclusivity(unchecked) @usableFromInline var since: UInt64 = 0  // the sequence number of its first live wave
-        @exclusivity(unchecked) @usableFromInline var handler: Handler?  // nil once disposed
+        @exclusivity(unchecked) @usableFromInline var since: UInt64 = 0  // its first live wave's number
+        @exclusivity(unchecked) @usableFromInline var handler: Handler?  // nil once disposed, and while lent
         @exclusivity(unchecked) @usableFromInline var held: [Wave]?  // live waves held while `listen` replays
+
+        /// What `since` becomes when it is disposed: later than any wave, so none is handed to it.
+        @inlinable static var disposed: UInt64 { .max }
 
         @inlinable init(lock: ReceiverLock, handler: @escaping Handler) { (self.lock, self.handler) = (lock, handler) }
 
@@ -243,102 +251,158 @@ extension Receiver {
             return held ?? []
         }
 
-        /// Takes the handler and the held waves out under the lock and releases them after. The
-        /// pair drops the disposed listener when it next sweeps. (Unspecialised: see the top.)
+        /// Takes the handler and the held waves out under the lock and releases them after. If the
+        /// handler is lent out for a call, the delivering thread releases it when that call returns.
+        /// The pair drops the disposed listener when it next sweeps. (Unspecialised: see the top.)
         @usableFromInline func dispose() {
             var handler: Handler?, held: [Wave]?
-            lock.withLock { (handler, held, self.handler, self.held) = (self.handler, self.held, nil, nil) }
+            lock.withLock {
+                since = Self.disposed
+                (handler, held, self.handler, self.held) = (self.handler, self.held, nil, nil)
+            }
             _ = (handler, held)  // released here, after unlocking
         }
     }
 
-    /// A handler call, performed after unlocking. A struct, not a tuple: a closure moved from a
-    /// generic struct into a specialised tuple is re-abstracted, which allocates on every call.
-    @usableFromInline struct Call {
-        @usableFromInline let handler: Handler, wave: Wave
-        @inlinable init(handler: @escaping Handler, wave: Wave) { (self.handler, self.wave) = (handler, wave) }
-        @inlinable func perform() { handler(wave) }
-    }
+    /// What the delivering thread holds between two locked sections: the wave it delivers, the
+    /// handler lent to it for its next call, and the waves the state let go of, which it releases
+    /// after unlocking (see the top). A transition only moves things into its empty fields, so it
+    /// releases nothing under the lock.
+    @usableFromInline struct Delivery {
+        @usableFromInline var wave: Wave
+        @usableFromInline var handler: Handler?
+        @usableFromInline var finished: Wave?, displaced: Wave?
+        @inlinable init(wave: Wave) { self.wave = wave }
 
-    /// What one transition hands back: the handler call to make next, and the waves the state let
-    /// go of (see the top). `continues` is false once nothing is left to deliver.
-    @usableFromInline struct Step {
-        @usableFromInline var call: Call?, finished: Wave?, displaced: Wave?, continues: Bool
-        @inlinable init(call: Call? = nil, finished: Wave? = nil, displaced: Wave? = nil, continues: Bool) {
-            (self.call, self.finished, self.displaced, self.continues) = (call, finished, displaced, continues)
+        /// Calls the lent handler, if any. A method, so that the handler is borrowed for the call,
+        /// not copied out (a retain and a release).
+        @inlinable func call() { handler?(wave) }
+
+        /// Swaps two handlers. Not `swap(_:_:)`: a generic function sees a closure at another
+        /// abstraction than a generic type's field keeps it at, so each move would wrap the closure
+        /// in one more re-abstraction thunk.
+        @inlinable static func exchange(_ first: inout Handler?, _ second: inout Handler?) {
+            (first, second) = (second, first)
         }
     }
 
-    /// Everything a pair knows, changed only under its lock, by transitions that return a `Step`
-    /// (see the top).
+    /// What the delivering thread does after a transition, once it has unlocked.
+    @usableFromInline enum Next {
+        case call  // call `delivery.handler`, then advance
+        case release  // release what `delivery` holds (a disposed listener's handler, a wave), then advance
+        case done  // stop: nothing is left to deliver, or another thread delivers it
+    }
+
+    /// Everything a pair knows, changed only under its lock, by transitions that move what they
+    /// hand out or let go of into the delivering thread's `Delivery` (see the top).
     @usableFromInline struct State {
         @usableFromInline let limit: Int  // how many waves to keep: 0 for hot, Int.max for cold
         @usableFromInline var kept: [Wave] = [], oldest = 0  // once `kept` is full it is a ring starting at `oldest`
-        // In the order they joined, disposed ones among them until `sweep()`; `foundDisposed` once a
-        // delivery passed a disposed one since.
+        // In the order they joined, disposed ones among them until `sweep(sparing:)`; `foundDisposed`
+        // once a delivery passed a disposed one since.
         @usableFromInline var listeners: [Listener] = [], foundDisposed = false
+        // While a thread delivers: the wave's sequence number, and the next listener to look at.
+        // When the lock is free meanwhile, the handler out for a call is `listeners[cursor - 1]`'s.
+        @usableFromInline var isDelivering = false, sequence: UInt64 = 0, cursor = 0
         @usableFromInline var waveCount: UInt64 = 0  // waves broadcast: the next one's sequence number
-        @usableFromInline var current: Wave?, sequence: UInt64 = 0, cursor = 0  // the wave being delivered
         // Waves broadcast during a delivery, not yet delivered, from `head` on: the adapter's
-        // `DrainQueue`, inline (`append`, and `popFirst()` in `advance`). A wave leaves the queue by
+        // `DrainQueue`, inline (`enqueue`, and `takeQueued` for `popFirst()`). A wave leaves the queue by
         // being moved out of its slot, so clearing the drained queue releases nothing; drained, it
         // keeps its buffer for the next burst unless that grew past 64 waves.
         @usableFromInline var queue: [Wave?] = [], head = 0
 
         @inlinable init(limit: Int) { self.limit = limit }
 
-        @inlinable mutating func broadcast(_ wave: Wave) -> Step {
-            var displaced: Wave?
-            if kept.count < limit {
-                kept.append(wave)
-            } else if limit > 0 {
-                displaced = wave
-                swap(&kept[oldest], &displaced!)
-                oldest = (oldest + 1) % limit
+        /// Keeps `delivery.wave` as the strategy says; then either queues it (a delivery is in
+        /// progress) or starts delivering it, lending `delivery` the first handler to call.
+        @inlinable mutating func broadcast(_ delivery: inout Delivery) -> Next {
+            assert(delivery.handler == nil && delivery.displaced == nil && delivery.finished == nil)
+            if limit > 0 { keep(&delivery) }
+            waveCount &+= 1  // (wrapping arithmetic where it cannot overflow: no overflow check)
+            guard !isDelivering else {
+                enqueue(delivery.wave)
+                return .done
             }
-            waveCount += 1
-            guard current == nil else {
-                queue.append(wave)
-                return Step(displaced: displaced, continues: false)
-            }
-            (current, sequence, cursor) = (wave, waveCount - 1, 0)
-            var step = advance()
-            step.displaced = displaced
-            return step
+            (isDelivering, sequence, cursor) = (true, waveCount &- 1, 0)
+            return lendNext(&delivery)
         }
 
-        /// The next handler call for the current wave; once it has reached everyone, the current
-        /// wave is handed back as `finished` and the next queued one becomes current.
-        @inlinable mutating func advance() -> Step {
-            guard let wave = current else { return Step(continues: false) }
-            while cursor < listeners.count {
-                let listener = listeners[cursor]
-                cursor += 1
-                guard let handler = listener.handler else {
-                    foundDisposed = true
-                    continue
+        /// Keeps `delivery.wave` for replay; once the ring is full, the oldest kept wave moves to
+        /// `displaced`.
+        @inlinable @inline(never) mutating func keep(_ delivery: inout Delivery) {
+            guard kept.count == limit else { return kept.append(delivery.wave) }
+            (kept[oldest], delivery.displaced) = (delivery.wave, kept[oldest])
+            oldest = (oldest + 1) % limit
+        }
+
+        /// Queues a wave broadcast during a delivery (`append`).
+        @inlinable @inline(never) mutating func enqueue(_ wave: Wave) { queue.append(wave) }
+
+        /// Takes back the handler lent for the call just made, then lends the next. If the call's
+        /// listener was disposed meanwhile, the handler stays in `delivery`, to be released after
+        /// unlocking.
+        @inlinable mutating func advance(_ delivery: inout Delivery) -> Next {
+            assert(delivery.finished == nil)
+            if delivery.handler != nil {
+                let called = listeners[cursor &- 1]
+                guard called.since != Listener.disposed else { return .release }
+                assert(called.handler == nil)
+                Delivery.exchange(&called.handler, &delivery.handler)
+            }
+            return lendNext(&delivery)
+        }
+
+        /// Lends `delivery` the next listener's handler for the current wave; once the wave has
+        /// reached everyone, moves it to `finished` and goes on with the next queued one (handing
+        /// back to the delivering thread first if it already let go of one).
+        @inlinable mutating func lendNext(_ delivery: inout Delivery) -> Next {
+            while true {
+                while cursor < listeners.count {
+                    let listener = listeners[cursor]
+                    cursor &+= 1
+                    guard listener.since <= sequence else {  // joined after this wave, or disposed
+                        if listener.since == Listener.disposed { foundDisposed = true }
+                        continue
+                    }
+                    guard listener.held == nil else {  // still replaying: held for it
+                        listener.held!.append(delivery.wave)
+                        continue
+                    }
+                    assert(delivery.handler == nil && listener.handler != nil)
+                    Delivery.exchange(&delivery.handler, &listener.handler)
+                    return .call
                 }
-                guard listener.since <= sequence else { continue }
-                guard listener.held != nil else {
-                    return Step(call: Call(handler: handler, wave: wave), continues: true)
+                if foundDisposed { sweep(sparing: -1) }
+                guard head < queue.count else {
+                    if head > 0 { clearQueue() }
+                    isDelivering = false
+                    return .done
                 }
-                listener.held?.append(wave)
+                if delivery.finished != nil { return .release }  // released first, then back here
+                takeQueued(&delivery)
             }
-            let finished = current.take()
-            if foundDisposed { sweep() }
-            if head < queue.count {  // `popFirst()`
-                (current, sequence, cursor, head) = (queue[head].take(), sequence + 1, 0, head + 1)
-            }
-            if head > 0, head == queue.count {  // drained: only moved-out slots are left
-                queue.removeAll(keepingCapacity: head <= 64)
-                head = 0
-            }
-            return Step(finished: finished, continues: current != nil)
+        }
+
+        /// The next queued wave becomes `delivery.wave`, the one it delivered moves to `finished`
+        /// (`popFirst()`). This, `clearQueue`, `enqueue`, `keep` and `sweep` are out of line: kept
+        /// out of `broadcast` and `lendNext`, these less frequent paths let them inline.
+        @inlinable @inline(never) mutating func takeQueued(_ delivery: inout Delivery) {
+            (delivery.finished, queue[head]) = (queue[head], nil)
+            (delivery.wave, delivery.finished) = (delivery.finished!, delivery.wave)
+            (sequence, cursor, head) = (sequence &+ 1, 0, head &+ 1)
+        }
+
+        /// Empties the drained queue: only moved-out slots are left, so this releases nothing.
+        @inlinable @inline(never) mutating func clearQueue() {
+            queue.removeAll(keepingCapacity: head <= 64)
+            head = 0
         }
 
         /// Adds `listener` (last in delivery order) and returns what it is replayed.
         @inlinable mutating func add(_ listener: Listener) -> [Wave] {
-            if !listeners.isEmpty, listeners.count == listeners.capacity { sweep() }  // amortised O(1) per listener
+            if !listeners.isEmpty, listeners.count == listeners.capacity {  // amortised O(1) per listener
+                sweep(sparing: isDelivering ? cursor &- 1 : -1)
+            }
             // Unless the ring has wrapped, `kept` is in order: the replay shares its buffer, no copy.
             let replay = kept.isEmpty ? [] : oldest == 0 ? kept : Array(kept[oldest...] + kept[..<oldest])
             (listener.since, listener.held) = (waveCount, replay.isEmpty ? nil : [])
@@ -347,11 +411,21 @@ extension Receiver {
         }
 
         /// Drops disposed listeners (they hold nothing any more), keeping `cursor` on the same
-        /// listener.
-        @inlinable mutating func sweep() {
-            cursor = listeners[..<cursor].lazy.filter { $0.handler != nil }.count
-            listeners.removeAll { $0.handler == nil }
-            foundDisposed = false
+        /// listener. The one at `spared`, whose handler is out for a call, stays: the delivering
+        /// thread gives its handler back to `listeners[cursor - 1]`.
+        @inlinable @inline(never) mutating func sweep(sparing spared: Int) {
+            let cursor = cursor
+            let (kept, keptBeforeCursor) = listeners.withUnsafeMutableBufferPointer { listeners in
+                var kept = 0, keptBeforeCursor = 0
+                for index in listeners.indices where listeners[index].since != Listener.disposed || index == spared {
+                    if index < cursor { keptBeforeCursor &+= 1 }
+                    listeners.swapAt(kept, index)
+                    kept &+= 1
+                }
+                return (kept, keptBeforeCursor)
+            }
+            listeners.removeLast(listeners.count &- kept)
+            (self.cursor, foundDisposed) = (keptBeforeCursor, false)
         }
     }
 }

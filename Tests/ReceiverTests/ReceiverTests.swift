@@ -385,6 +385,29 @@ import Testing
         _ = transmitter
     }
 
+    @Test func aHandlerDisposedDuringItsOwnCallIsReleasedWhenTheCallReturns() {
+        let (transmitter, receiver) = Receiver<Int>.make()
+        weak var weakWitness: Witness?
+        var disposable: (any Disposable)?
+        var calls: [Int] = []
+        do {
+            let witness = Witness()
+            weakWitness = witness
+            disposable = receiver.listen { wave in
+                _ = witness
+                calls.append(wave)
+                disposable?.dispose()
+            }
+        }
+        receiver.listen { calls.append($0 * 10) }
+        transmitter.broadcast(1)
+        // The delivery has moved on: the handler is gone though its disposable is still held.
+        #expect(weakWitness == nil)
+        #expect(disposable != nil)
+        transmitter.broadcast(2)
+        #expect(calls == [1, 10, 20])
+    }
+
     @Test func droppingThePairReleasesHandlersEvenWhenTheyCaptureTheirDisposable() {
         weak var weakWitness: Witness?
         var kept: (any Disposable)?
