@@ -122,17 +122,16 @@ public final class Receiver<Wave> {
         /// - Complexity: O(1) to queue, plus one handler call per listener; a `.warm` pair costs
         ///   the same whatever its count.
         @inlinable public func broadcast(_ wave: Wave) {
-            // What the state let go of into `delivery` is released here, after unlocking: the wave a
-            // `.warm` pair overwrote before the first call (it is no longer kept once the new one
-            // is), the rest after each call.
+            // What the state let go of into `delivery` is released here, after unlocking, before the
+            // next call: the wave a `.warm` pair overwrote before the first one (it is no longer kept
+            // once the new one is), a delivered wave before the next's; the last when this returns.
             let lock = receiver.lock
             var delivery = Delivery(wave: wave)
             var next = lock.withLock { receiver.state.broadcast(&delivery) }
-            delivery.displaced = nil
             while next != .done {
+                delivery.finished = nil
                 if next == .call { delivery.call() } else { delivery.handler = nil }
                 next = lock.withLock { receiver.state.advance(&delivery) }
-                delivery.finished = nil
             }
         }
     }
@@ -149,8 +148,7 @@ public final class Receiver<Wave> {
     /// and operators are ordinary closures by design: see the threading contract).
     @usableFromInline nonisolated(unsafe) let attach: Attach?
 
-    @inlinable init(limit: Int) { (state, attach) = (State(limit: limit), nil) }
-    @usableFromInline init(attach: @escaping Attach) { (state, self.attach) = (State(limit: 0), attach) }
+    @inlinable init(limit: Int = 0, attach: Attach? = nil) { (state, self.attach) = (State(limit: limit), attach) }
 
     /// This pair's stripe of the library's lock table, shared with its listeners.
     @inlinable var lock: ReceiverLock { ReceiverLock(for: self) }
@@ -175,12 +173,7 @@ public final class Receiver<Wave> {
     /// - Returns: The write-only transmitter and the read-only receiver of one pair.
     /// - Precondition: A `.warm(upTo:)` count is 0 or more.
     @inlinable public static func make(with strategy: Strategy = .hot) -> (Transmitter, Receiver) {
-        let limit =
-            switch strategy {
-            case .hot: 0
-            case .warm(let count): count
-            case .cold: Int.max
-            }
+        let limit = if case .warm(let count) = strategy { count } else { strategy == .hot ? 0 : Int.max }
         guard limit >= 0 else { fatalError("Receiver.Strategy.warm(upTo:) needs a count of 0 or more, got \(limit)") }
         let receiver = Receiver(limit: limit)
         return (Transmitter(receiver: receiver), receiver)
@@ -224,20 +217,15 @@ public final class Receiver<Wave> {
         }
         return listener
     }
-}
 
-extension Receiver: Sendable where Wave: Sendable {}
-extension Receiver.Transmitter: Sendable where Wave: Sendable {}
-
-extension Receiver {
     /// One listener: its handler and what is held for it, and the disposable that stops it. Its
     /// fields are only touched under its pair's lock, which it shares. `@unchecked Sendable`: that
     /// lock is what makes `dispose()` safe from any thread.
     @usableFromInline final class Listener: Disposable, @unchecked Sendable {
         @usableFromInline let lock: ReceiverLock
-        @exclusivity(unchecked) @usableFromInline var since: UInt64 = 0  // its first live wave's number
-        @exclusivity(unchecked) @usableFromInline var handler: Handler?  // nil once disposed, and while lent
-        @exclusivity(unchecked) @usableFromInline var held: [Wave]?  // live waves held while `listen` replays
+        // Its first live wave's number; its handler, nil once disposed and while lent; the live waves
+        // held for it while `listen` replays.
+        @exclusivity(unchecked) @usableFromInline var since: UInt64 = 0, handler: Handler?, held: [Wave]?
 
         /// What `since` becomes when it is disposed: later than any wave, so none is handed to it.
         @inlinable static var disposed: UInt64 { .max }
@@ -255,23 +243,18 @@ extension Receiver {
         /// handler is lent out for a call, the delivering thread releases it when that call returns.
         /// The pair drops the disposed listener when it next sweeps. (Unspecialised: see the top.)
         @usableFromInline func dispose() {
-            var handler: Handler?, held: [Wave]?
-            lock.withLock {
-                since = Self.disposed
-                (handler, held, self.handler, self.held) = (self.handler, self.held, nil, nil)
-            }
-            _ = (handler, held)  // released here, after unlocking
+            var taken: (Handler?, [Wave]?) = (nil, nil)
+            lock.withLock { (since, taken, handler, held) = (Self.disposed, (handler, held), nil, nil) }
+            _ = taken  // released here, after unlocking
         }
     }
 
     /// What the delivering thread holds between two locked sections: the wave it delivers, the
-    /// handler lent to it for its next call, and the waves the state let go of, which it releases
-    /// after unlocking (see the top). A transition only moves things into its empty fields, so it
-    /// releases nothing under the lock.
+    /// handler lent to it for its next call, and a wave the state let go of (`finished`: one
+    /// delivered, or the one a `.warm` pair overwrote), which it releases after unlocking (see the
+    /// top). A transition only moves things into its empty fields, so it releases nothing under the lock.
     @usableFromInline struct Delivery {
-        @usableFromInline var wave: Wave
-        @usableFromInline var handler: Handler?
-        @usableFromInline var finished: Wave?, displaced: Wave?
+        @usableFromInline var wave: Wave, handler: Handler?, finished: Wave?
         @inlinable init(wave: Wave) { self.wave = wave }
 
         /// Calls the lent handler, if any. A method, so that the handler is borrowed for the call,
@@ -281,30 +264,27 @@ extension Receiver {
         /// Swaps two handlers. Not `swap(_:_:)`: a generic function sees a closure at another
         /// abstraction than a generic type's field keeps it at, so each move would wrap the closure
         /// in one more re-abstraction thunk.
-        @inlinable static func exchange(_ first: inout Handler?, _ second: inout Handler?) {
-            (first, second) = (second, first)
-        }
+        @inlinable static func exchange(_ a: inout Handler?, _ b: inout Handler?) { (a, b) = (b, a) }
     }
 
-    /// What the delivering thread does after a transition, once it has unlocked.
-    @usableFromInline enum Next {
-        case call  // call `delivery.handler`, then advance
-        case release  // release what `delivery` holds (a disposed listener's handler, a wave), then advance
-        case done  // stop: nothing is left to deliver, or another thread delivers it
-    }
+    /// What the delivering thread does after a transition, once it has unlocked: `call`
+    /// `delivery.handler`, then advance; `release` what `delivery` holds (a disposed listener's
+    /// handler, a wave), then advance; or stop, `done`: nothing is left to deliver, or another
+    /// thread delivers it.
+    @usableFromInline enum Next { case call, release, done }
 
     /// Everything a pair knows, changed only under its lock, by transitions that move what they
     /// hand out or let go of into the delivering thread's `Delivery` (see the top).
     @usableFromInline struct State {
         @usableFromInline let limit: Int  // how many waves to keep: 0 for hot, Int.max for cold
         @usableFromInline var kept: [Wave] = [], oldest = 0  // once `kept` is full it is a ring starting at `oldest`
-        // In the order they joined, disposed ones among them until `sweep(sparing:)`; `foundDisposed`
+        // In the order they joined, disposed ones among them until `sweep(sparingLent:)`; `foundDisposed`
         // once a delivery passed a disposed one since.
         @usableFromInline var listeners: [Listener] = [], foundDisposed = false
-        // While a thread delivers: the wave's sequence number, and the next listener to look at.
-        // When the lock is free meanwhile, the handler out for a call is `listeners[cursor - 1]`'s.
-        @usableFromInline var isDelivering = false, sequence: UInt64 = 0, cursor = 0
-        @usableFromInline var waveCount: UInt64 = 0  // waves broadcast: the next one's sequence number
+        // Waves broadcast (the next one's sequence number); while a thread delivers, the wave's sequence
+        // number and the next listener to look at. When the lock is free meanwhile, the handler out for
+        // a call is `listeners[cursor - 1]`'s.
+        @usableFromInline var waveCount: UInt64 = 0, isDelivering = false, sequence: UInt64 = 0, cursor = 0
         // Waves broadcast during a delivery, not yet delivered, from `head` on: the adapter's
         // `DrainQueue`, inline (`enqueue`, and `takeQueued` for `popFirst()`). A wave leaves the queue by
         // being moved out of its slot, so clearing the drained queue releases nothing; drained, it
@@ -316,7 +296,6 @@ extension Receiver {
         /// Keeps `delivery.wave` as the strategy says; then either queues it (a delivery is in
         /// progress) or starts delivering it, lending `delivery` the first handler to call.
         @inlinable mutating func broadcast(_ delivery: inout Delivery) -> Next {
-            assert(delivery.handler == nil && delivery.displaced == nil && delivery.finished == nil)
             if limit > 0 { keep(&delivery) }
             waveCount &+= 1  // (wrapping arithmetic where it cannot overflow: no overflow check)
             guard !isDelivering else {
@@ -324,58 +303,49 @@ extension Receiver {
                 return .done
             }
             (isDelivering, sequence, cursor) = (true, waveCount &- 1, 0)
-            return lendNext(&delivery)
+            return advance(&delivery)
         }
 
         /// Keeps `delivery.wave` for replay; once the ring is full, the oldest kept wave moves to
-        /// `displaced`.
+        /// `finished`.
         @inlinable @inline(never) mutating func keep(_ delivery: inout Delivery) {
             guard kept.count == limit else { return kept.append(delivery.wave) }
-            (kept[oldest], delivery.displaced) = (delivery.wave, kept[oldest])
-            oldest = (oldest + 1) % limit
+            (kept[oldest], delivery.finished, oldest) = (delivery.wave, kept[oldest], (oldest + 1) % limit)
         }
 
         /// Queues a wave broadcast during a delivery (`append`).
         @inlinable @inline(never) mutating func enqueue(_ wave: Wave) { queue.append(wave) }
 
-        /// Takes back the handler lent for the call just made, then lends the next. If the call's
-        /// listener was disposed meanwhile, the handler stays in `delivery`, to be released after
-        /// unlocking.
+        /// Takes back the handler lent for the call just made, if any (if the call's listener was
+        /// disposed meanwhile, the handler stays in `delivery`, to be released after unlocking), then
+        /// lends `delivery` the next listener's handler for the current wave. Once the wave has reached
+        /// everyone, moves it to `finished` and goes on with the next queued one (handing back to the
+        /// delivering thread first if it already let go of one).
         @inlinable mutating func advance(_ delivery: inout Delivery) -> Next {
-            assert(delivery.finished == nil)
             if delivery.handler != nil {
                 let called = listeners[cursor &- 1]
                 guard called.since != Listener.disposed else { return .release }
                 assert(called.handler == nil)
                 Delivery.exchange(&called.handler, &delivery.handler)
             }
-            return lendNext(&delivery)
-        }
-
-        /// Lends `delivery` the next listener's handler for the current wave; once the wave has
-        /// reached everyone, moves it to `finished` and goes on with the next queued one (handing
-        /// back to the delivering thread first if it already let go of one).
-        @inlinable mutating func lendNext(_ delivery: inout Delivery) -> Next {
             while true {
                 while cursor < listeners.count {
                     let listener = listeners[cursor]
                     cursor &+= 1
-                    guard listener.since <= sequence else {  // joined after this wave, or disposed
+                    if listener.since > sequence {  // joined after this wave, or disposed
                         if listener.since == Listener.disposed { foundDisposed = true }
-                        continue
-                    }
-                    guard listener.held == nil else {  // still replaying: held for it
+                    } else if listener.held != nil {  // still replaying: held for it
                         listener.held!.append(delivery.wave)
-                        continue
+                    } else {
+                        assert(delivery.handler == nil && listener.handler != nil)
+                        Delivery.exchange(&delivery.handler, &listener.handler)
+                        return .call
                     }
-                    assert(delivery.handler == nil && listener.handler != nil)
-                    Delivery.exchange(&delivery.handler, &listener.handler)
-                    return .call
                 }
-                if foundDisposed { sweep(sparing: -1) }
+                if foundDisposed { sweep(sparingLent: false) }
                 guard head < queue.count else {
                     if head > 0 { clearQueue() }
-                    isDelivering = false
+                    (isDelivering, head) = (false, 0)
                     return .done
                 }
                 if delivery.finished != nil { return .release }  // released first, then back here
@@ -385,24 +355,19 @@ extension Receiver {
 
         /// The next queued wave becomes `delivery.wave`, the one it delivered moves to `finished`
         /// (`popFirst()`). This, `clearQueue`, `enqueue`, `keep` and `sweep` are out of line: kept
-        /// out of `broadcast` and `lendNext`, these less frequent paths let them inline.
+        /// out of `broadcast` and `advance`, these less frequent paths let them inline.
         @inlinable @inline(never) mutating func takeQueued(_ delivery: inout Delivery) {
-            (delivery.finished, queue[head]) = (queue[head], nil)
-            (delivery.wave, delivery.finished) = (delivery.finished!, delivery.wave)
+            (delivery.wave, delivery.finished) = (queue[head].take()!, delivery.wave)
             (sequence, cursor, head) = (sequence &+ 1, 0, head &+ 1)
         }
 
         /// Empties the drained queue: only moved-out slots are left, so this releases nothing.
-        @inlinable @inline(never) mutating func clearQueue() {
-            queue.removeAll(keepingCapacity: head <= 64)
-            head = 0
-        }
+        @inlinable @inline(never) mutating func clearQueue() { queue.removeAll(keepingCapacity: head <= 64) }
 
         /// Adds `listener` (last in delivery order) and returns what it is replayed.
         @inlinable mutating func add(_ listener: Listener) -> [Wave] {
-            if !listeners.isEmpty, listeners.count == listeners.capacity {  // amortised O(1) per listener
-                sweep(sparing: isDelivering ? cursor &- 1 : -1)
-            }
+            // A sweep when the buffer is full: amortised O(1) per listener.
+            if !listeners.isEmpty, listeners.count == listeners.capacity { sweep(sparingLent: isDelivering) }
             // Unless the ring has wrapped, `kept` is in order: the replay shares its buffer, no copy.
             let replay = kept.isEmpty ? [] : oldest == 0 ? kept : Array(kept[oldest...] + kept[..<oldest])
             (listener.since, listener.held) = (waveCount, replay.isEmpty ? nil : [])
@@ -411,24 +376,24 @@ extension Receiver {
         }
 
         /// Drops disposed listeners (they hold nothing any more), keeping `cursor` on the same
-        /// listener. The one at `spared`, whose handler is out for a call, stays: the delivering
-        /// thread gives its handler back to `listeners[cursor - 1]`.
-        @inlinable @inline(never) mutating func sweep(sparing spared: Int) {
-            let cursor = cursor
-            let (kept, keptBeforeCursor) = listeners.withUnsafeMutableBufferPointer { listeners in
-                var kept = 0, keptBeforeCursor = 0
-                for index in listeners.indices where listeners[index].since != Listener.disposed || index == spared {
-                    if index < cursor { keptBeforeCursor &+= 1 }
-                    listeners.swapAt(kept, index)
-                    kept &+= 1
-                }
-                return (kept, keptBeforeCursor)
+        /// listener. While a delivery is in progress (`sparingLent`), `listeners[cursor - 1]`, whose
+        /// handler may be out for a call, stays: the delivering thread gives the handler back to it.
+        @inlinable @inline(never) mutating func sweep(sparingLent: Bool) {
+            let spared = sparingLent ? cursor &- 1 : -1
+            var kept = 0, keptBeforeCursor = 0
+            for index in listeners.indices where listeners[index].since != Listener.disposed || index == spared {
+                if index < cursor { keptBeforeCursor &+= 1 }
+                listeners.swapAt(kept, index)
+                kept &+= 1
             }
             listeners.removeLast(listeners.count &- kept)
-            (self.cursor, foundDisposed) = (keptBeforeCursor, false)
+            (cursor, foundDisposed) = (keptBeforeCursor, false)
         }
     }
 }
+
+extension Receiver: Sendable where Wave: Sendable {}
+extension Receiver.Transmitter: Sendable where Wave: Sendable {}
 
 /// A lock from the library's lock table: a fixed set of mutexes, padded apart, that every pair,
 /// listener and operator shares by the address of the object it guards (the technique of the
@@ -460,9 +425,7 @@ extension Receiver {
     @usableFromInline struct Row {
         var stripes = (Stripe(), Stripe(), Stripe(), Stripe(), Stripe(), Stripe(), Stripe(), Stripe())
     }
-    @usableFromInline struct Table {
-        var rows = (Row(), Row(), Row(), Row(), Row(), Row(), Row(), Row())
-    }
+    @usableFromInline struct Table { var rows = (Row(), Row(), Row(), Row(), Row(), Row(), Row(), Row()) }
     /// Only ever reached through lock words at fixed addresses inside it (a stored global never
     /// moves), so the exclusivity check, which would see every lock as a write of the table, is off.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) static var table = Table()
