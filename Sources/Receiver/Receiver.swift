@@ -5,10 +5,12 @@
 //   internal helpers are nested in `Receiver` or carry a `Receiver` prefix so that they do not
 //   collide with names in the app that vendors it. So it keeps its own copies of what the adapter
 //   also has (the lock table, the queue of waves broadcast during a delivery), written alike.
-// - A pair's state is one `State` value whose transitions run under the lock and return a `Step`:
-//   the handler call to make next and the waves let go of. The caller makes the call and releases
-//   the waves after unlocking, because handlers and `deinit`s are user code, which may call back
-//   into the pair; so no locked section here calls or releases anything of the user's.
+// - A pair's state is one `State` value whose transitions run under the lock. The delivering
+//   thread's `Delivery` goes in and out of each one: the transition lends it the handler to call
+//   next (moved out of its listener and back, so a call costs no retain and release) and moves the
+//   waves it lets go of into it; the thread makes the call and releases them after unlocking,
+//   because handlers and `deinit`s are user code, which may call back into the pair. So no locked
+//   section here calls or releases anything of the user's.
 // - The delivery path is `@inlinable`, so it is specialised for the wave type in the module that
 //   uses it: unspecialised generic code looks up type metadata at run time, which made a broadcast
 //   about 40 times slower (Benchmarks/README.md). That is why the lock's C calls must be visible to
@@ -120,14 +122,16 @@ public final class Receiver<Wave> {
         /// - Complexity: O(1) to queue, plus one handler call per listener; a `.warm` pair costs
         ///   the same whatever its count.
         @inlinable public func broadcast(_ wave: Wave) {
-            // What a step let go of is released when `step` is replaced, except the wave a `.warm`
-            // pair overwrote: before the first call, as it is no longer kept once the new one is.
+            // What the state let go of into `delivery` is released here, after unlocking, before the
+            // next call: the wave a `.warm` pair overwrote before the first one (it is no longer kept
+            // once the new one is), a delivered wave before the next's; the last when this returns.
             let lock = receiver.lock
-            var step = lock.withLock { receiver.state.broadcast(wave) }
-            step.displaced = nil
-            while step.continues {
-                step.call?.perform()
-                step = lock.withLock { receiver.state.advance() }
+            var delivery = Delivery(wave: wave)
+            var next = lock.withLock { receiver.state.broadcast(&delivery) }
+            while next != .done {
+                delivery.finished = nil
+                if next == .call { delivery.call() } else { delivery.handler = nil }
+                next = lock.withLock { receiver.state.advance(&delivery) }
             }
         }
     }
@@ -144,8 +148,7 @@ public final class Receiver<Wave> {
     /// and operators are ordinary closures by design: see the threading contract).
     @usableFromInline nonisolated(unsafe) let attach: Attach?
 
-    @inlinable init(limit: Int) { (state, attach) = (State(limit: limit), nil) }
-    @usableFromInline init(attach: @escaping Attach) { (state, self.attach) = (State(limit: 0), attach) }
+    @inlinable init(limit: Int = 0, attach: Attach? = nil) { (state, self.attach) = (State(limit: limit), attach) }
 
     /// This pair's stripe of the library's lock table, shared with its listeners.
     @inlinable var lock: ReceiverLock { ReceiverLock(for: self) }
@@ -170,12 +173,7 @@ public final class Receiver<Wave> {
     /// - Returns: The write-only transmitter and the read-only receiver of one pair.
     /// - Precondition: A `.warm(upTo:)` count is 0 or more.
     @inlinable public static func make(with strategy: Strategy = .hot) -> (Transmitter, Receiver) {
-        let limit =
-            switch strategy {
-            case .hot: 0
-            case .warm(let count): count
-            case .cold: Int.max
-            }
+        let limit = if case .warm(let count) = strategy { count } else { strategy == .hot ? 0 : Int.max }
         guard limit >= 0 else { fatalError("Receiver.Strategy.warm(upTo:) needs a count of 0 or more, got \(limit)") }
         let receiver = Receiver(limit: limit)
         return (Transmitter(receiver: receiver), receiver)
@@ -219,20 +217,18 @@ public final class Receiver<Wave> {
         }
         return listener
     }
-}
 
-extension Receiver: Sendable where Wave: Sendable {}
-extension Receiver.Transmitter: Sendable where Wave: Sendable {}
-
-extension Receiver {
     /// One listener: its handler and what is held for it, and the disposable that stops it. Its
     /// fields are only touched under its pair's lock, which it shares. `@unchecked Sendable`: that
     /// lock is what makes `dispose()` safe from any thread.
     @usableFromInline final class Listener: Disposable, @unchecked Sendable {
         @usableFromInline let lock: ReceiverLock
-        @exclusivity(unchecked) @usableFromInline var since: UInt64 = 0  // the sequence number of its first live wave
-        @exclusivity(unchecked) @usableFromInline var handler: Handler?  // nil once disposed
-        @exclusivity(unchecked) @usableFromInline var held: [Wave]?  // live waves held while `listen` replays
+        // Its first live wave's number; its handler, nil once disposed and while lent; the live waves
+        // held for it while `listen` replays.
+        @exclusivity(unchecked) @usableFromInline var since: UInt64 = 0, handler: Handler?, held: [Wave]?
+
+        /// What `since` becomes when it is disposed: later than any wave, so none is handed to it.
+        @inlinable static var disposed: UInt64 { .max }
 
         @inlinable init(lock: ReceiverLock, handler: @escaping Handler) { (self.lock, self.handler) = (lock, handler) }
 
@@ -243,102 +239,135 @@ extension Receiver {
             return held ?? []
         }
 
-        /// Takes the handler and the held waves out under the lock and releases them after. The
-        /// pair drops the disposed listener when it next sweeps. (Unspecialised: see the top.)
+        /// Takes the handler and the held waves out under the lock and releases them after. If the
+        /// handler is lent out for a call, the delivering thread releases it when that call returns.
+        /// The pair drops the disposed listener when it next sweeps. (Unspecialised: see the top.)
         @usableFromInline func dispose() {
-            var handler: Handler?, held: [Wave]?
-            lock.withLock { (handler, held, self.handler, self.held) = (self.handler, self.held, nil, nil) }
-            _ = (handler, held)  // released here, after unlocking
+            var taken: (Handler?, [Wave]?) = (nil, nil)
+            lock.withLock { (since, taken, handler, held) = (Self.disposed, (handler, held), nil, nil) }
+            _ = taken  // released here, after unlocking
         }
     }
 
-    /// A handler call, performed after unlocking. A struct, not a tuple: a closure moved from a
-    /// generic struct into a specialised tuple is re-abstracted, which allocates on every call.
-    @usableFromInline struct Call {
-        @usableFromInline let handler: Handler, wave: Wave
-        @inlinable init(handler: @escaping Handler, wave: Wave) { (self.handler, self.wave) = (handler, wave) }
-        @inlinable func perform() { handler(wave) }
+    /// What the delivering thread holds between two locked sections: the wave it delivers, the
+    /// handler lent to it for its next call, and a wave the state let go of (`finished`: one
+    /// delivered, or the one a `.warm` pair overwrote), which it releases after unlocking (see the
+    /// top). A transition only moves things into its empty fields, so it releases nothing under the lock.
+    @usableFromInline struct Delivery {
+        @usableFromInline var wave: Wave, handler: Handler?, finished: Wave?
+        @inlinable init(wave: Wave) { self.wave = wave }
+
+        /// Calls the lent handler, if any. A method, so that the handler is borrowed for the call,
+        /// not copied out (a retain and a release).
+        @inlinable func call() { handler?(wave) }
+
+        /// Swaps two handlers. Not `swap(_:_:)`: a generic function sees a closure at another
+        /// abstraction than a generic type's field keeps it at, so each move would wrap the closure
+        /// in one more re-abstraction thunk.
+        @inlinable static func exchange(_ a: inout Handler?, _ b: inout Handler?) { (a, b) = (b, a) }
     }
 
-    /// What one transition hands back: the handler call to make next, and the waves the state let
-    /// go of (see the top). `continues` is false once nothing is left to deliver.
-    @usableFromInline struct Step {
-        @usableFromInline var call: Call?, finished: Wave?, displaced: Wave?, continues: Bool
-        @inlinable init(call: Call? = nil, finished: Wave? = nil, displaced: Wave? = nil, continues: Bool) {
-            (self.call, self.finished, self.displaced, self.continues) = (call, finished, displaced, continues)
-        }
-    }
+    /// What the delivering thread does after a transition, once it has unlocked: `call`
+    /// `delivery.handler`, then advance; `release` what `delivery` holds (a disposed listener's
+    /// handler, a wave), then advance; or stop, `done`: nothing is left to deliver, or another
+    /// thread delivers it.
+    @usableFromInline enum Next { case call, release, done }
 
-    /// Everything a pair knows, changed only under its lock, by transitions that return a `Step`
-    /// (see the top).
+    /// Everything a pair knows, changed only under its lock, by transitions that move what they
+    /// hand out or let go of into the delivering thread's `Delivery` (see the top).
     @usableFromInline struct State {
         @usableFromInline let limit: Int  // how many waves to keep: 0 for hot, Int.max for cold
         @usableFromInline var kept: [Wave] = [], oldest = 0  // once `kept` is full it is a ring starting at `oldest`
-        // In the order they joined, disposed ones among them until `sweep()`; `foundDisposed` once a
-        // delivery passed a disposed one since.
+        // In the order they joined, disposed ones among them until `sweep(sparingLent:)`; `foundDisposed`
+        // once a delivery passed a disposed one since.
         @usableFromInline var listeners: [Listener] = [], foundDisposed = false
-        @usableFromInline var waveCount: UInt64 = 0  // waves broadcast: the next one's sequence number
-        @usableFromInline var current: Wave?, sequence: UInt64 = 0, cursor = 0  // the wave being delivered
+        // Waves broadcast (the next one's sequence number); while a thread delivers, the wave's sequence
+        // number and the next listener to look at. When the lock is free meanwhile, the handler out for
+        // a call is `listeners[cursor - 1]`'s.
+        @usableFromInline var waveCount: UInt64 = 0, isDelivering = false, sequence: UInt64 = 0, cursor = 0
         // Waves broadcast during a delivery, not yet delivered, from `head` on: the adapter's
-        // `DrainQueue`, inline (`append`, and `popFirst()` in `advance`). A wave leaves the queue by
+        // `DrainQueue`, inline (`enqueue`, and `takeQueued` for `popFirst()`). A wave leaves the queue by
         // being moved out of its slot, so clearing the drained queue releases nothing; drained, it
         // keeps its buffer for the next burst unless that grew past 64 waves.
         @usableFromInline var queue: [Wave?] = [], head = 0
 
         @inlinable init(limit: Int) { self.limit = limit }
 
-        @inlinable mutating func broadcast(_ wave: Wave) -> Step {
-            var displaced: Wave?
-            if kept.count < limit {
-                kept.append(wave)
-            } else if limit > 0 {
-                displaced = wave
-                swap(&kept[oldest], &displaced!)
-                oldest = (oldest + 1) % limit
+        /// Keeps `delivery.wave` as the strategy says; then either queues it (a delivery is in
+        /// progress) or starts delivering it, lending `delivery` the first handler to call.
+        @inlinable mutating func broadcast(_ delivery: inout Delivery) -> Next {
+            if limit > 0 { keep(&delivery) }
+            waveCount &+= 1  // (wrapping arithmetic where it cannot overflow: no overflow check)
+            guard !isDelivering else {
+                enqueue(delivery.wave)
+                return .done
             }
-            waveCount += 1
-            guard current == nil else {
-                queue.append(wave)
-                return Step(displaced: displaced, continues: false)
-            }
-            (current, sequence, cursor) = (wave, waveCount - 1, 0)
-            var step = advance()
-            step.displaced = displaced
-            return step
+            (isDelivering, sequence, cursor) = (true, waveCount &- 1, 0)
+            return advance(&delivery)
         }
 
-        /// The next handler call for the current wave; once it has reached everyone, the current
-        /// wave is handed back as `finished` and the next queued one becomes current.
-        @inlinable mutating func advance() -> Step {
-            guard let wave = current else { return Step(continues: false) }
-            while cursor < listeners.count {
-                let listener = listeners[cursor]
-                cursor += 1
-                guard let handler = listener.handler else {
-                    foundDisposed = true
-                    continue
-                }
-                guard listener.since <= sequence else { continue }
-                guard listener.held != nil else {
-                    return Step(call: Call(handler: handler, wave: wave), continues: true)
-                }
-                listener.held?.append(wave)
-            }
-            let finished = current.take()
-            if foundDisposed { sweep() }
-            if head < queue.count {  // `popFirst()`
-                (current, sequence, cursor, head) = (queue[head].take(), sequence + 1, 0, head + 1)
-            }
-            if head > 0, head == queue.count {  // drained: only moved-out slots are left
-                queue.removeAll(keepingCapacity: head <= 64)
-                head = 0
-            }
-            return Step(finished: finished, continues: current != nil)
+        /// Keeps `delivery.wave` for replay; once the ring is full, the oldest kept wave moves to
+        /// `finished`.
+        @inlinable @inline(never) mutating func keep(_ delivery: inout Delivery) {
+            guard kept.count == limit else { return kept.append(delivery.wave) }
+            (kept[oldest], delivery.finished, oldest) = (delivery.wave, kept[oldest], (oldest + 1) % limit)
         }
+
+        /// Queues a wave broadcast during a delivery (`append`).
+        @inlinable @inline(never) mutating func enqueue(_ wave: Wave) { queue.append(wave) }
+
+        /// Takes back the handler lent for the call just made, if any (if the call's listener was
+        /// disposed meanwhile, the handler stays in `delivery`, to be released after unlocking), then
+        /// lends `delivery` the next listener's handler for the current wave. Once the wave has reached
+        /// everyone, moves it to `finished` and goes on with the next queued one (handing back to the
+        /// delivering thread first if it already let go of one).
+        @inlinable mutating func advance(_ delivery: inout Delivery) -> Next {
+            if delivery.handler != nil {
+                let called = listeners[cursor &- 1]
+                guard called.since != Listener.disposed else { return .release }
+                assert(called.handler == nil)
+                Delivery.exchange(&called.handler, &delivery.handler)
+            }
+            while true {
+                while cursor < listeners.count {
+                    let listener = listeners[cursor]
+                    cursor &+= 1
+                    if listener.since > sequence {  // joined after this wave, or disposed
+                        if listener.since == Listener.disposed { foundDisposed = true }
+                    } else if listener.held != nil {  // still replaying: held for it
+                        listener.held!.append(delivery.wave)
+                    } else {
+                        assert(delivery.handler == nil && listener.handler != nil)
+                        Delivery.exchange(&delivery.handler, &listener.handler)
+                        return .call
+                    }
+                }
+                if foundDisposed { sweep(sparingLent: false) }
+                guard head < queue.count else {
+                    if head > 0 { clearQueue() }
+                    (isDelivering, head) = (false, 0)
+                    return .done
+                }
+                if delivery.finished != nil { return .release }  // released first, then back here
+                takeQueued(&delivery)
+            }
+        }
+
+        /// The next queued wave becomes `delivery.wave`, the one it delivered moves to `finished`
+        /// (`popFirst()`). This, `clearQueue`, `enqueue`, `keep` and `sweep` are out of line: kept
+        /// out of `broadcast` and `advance`, these less frequent paths let them inline.
+        @inlinable @inline(never) mutating func takeQueued(_ delivery: inout Delivery) {
+            (delivery.wave, delivery.finished) = (queue[head].take()!, delivery.wave)
+            (sequence, cursor, head) = (sequence &+ 1, 0, head &+ 1)
+        }
+
+        /// Empties the drained queue: only moved-out slots are left, so this releases nothing.
+        @inlinable @inline(never) mutating func clearQueue() { queue.removeAll(keepingCapacity: head <= 64) }
 
         /// Adds `listener` (last in delivery order) and returns what it is replayed.
         @inlinable mutating func add(_ listener: Listener) -> [Wave] {
-            if !listeners.isEmpty, listeners.count == listeners.capacity { sweep() }  // amortised O(1) per listener
+            // A sweep when the buffer is full: amortised O(1) per listener.
+            if !listeners.isEmpty, listeners.count == listeners.capacity { sweep(sparingLent: isDelivering) }
             // Unless the ring has wrapped, `kept` is in order: the replay shares its buffer, no copy.
             let replay = kept.isEmpty ? [] : oldest == 0 ? kept : Array(kept[oldest...] + kept[..<oldest])
             (listener.since, listener.held) = (waveCount, replay.isEmpty ? nil : [])
@@ -347,14 +376,24 @@ extension Receiver {
         }
 
         /// Drops disposed listeners (they hold nothing any more), keeping `cursor` on the same
-        /// listener.
-        @inlinable mutating func sweep() {
-            cursor = listeners[..<cursor].lazy.filter { $0.handler != nil }.count
-            listeners.removeAll { $0.handler == nil }
-            foundDisposed = false
+        /// listener. While a delivery is in progress (`sparingLent`), `listeners[cursor - 1]`, whose
+        /// handler may be out for a call, stays: the delivering thread gives the handler back to it.
+        @inlinable @inline(never) mutating func sweep(sparingLent: Bool) {
+            let spared = sparingLent ? cursor &- 1 : -1
+            var kept = 0, keptBeforeCursor = 0
+            for index in listeners.indices where listeners[index].since != Listener.disposed || index == spared {
+                if index < cursor { keptBeforeCursor &+= 1 }
+                listeners.swapAt(kept, index)
+                kept &+= 1
+            }
+            listeners.removeLast(listeners.count &- kept)
+            (cursor, foundDisposed) = (keptBeforeCursor, false)
         }
     }
 }
+
+extension Receiver: Sendable where Wave: Sendable {}
+extension Receiver.Transmitter: Sendable where Wave: Sendable {}
 
 /// A lock from the library's lock table: a fixed set of mutexes, padded apart, that every pair,
 /// listener and operator shares by the address of the object it guards (the technique of the
@@ -386,9 +425,7 @@ extension Receiver {
     @usableFromInline struct Row {
         var stripes = (Stripe(), Stripe(), Stripe(), Stripe(), Stripe(), Stripe(), Stripe(), Stripe())
     }
-    @usableFromInline struct Table {
-        var rows = (Row(), Row(), Row(), Row(), Row(), Row(), Row(), Row())
-    }
+    @usableFromInline struct Table { var rows = (Row(), Row(), Row(), Row(), Row(), Row(), Row(), Row()) }
     /// Only ever reached through lock words at fixed addresses inside it (a stored global never
     /// moves), so the exclusivity check, which would see every lock as a write of the table, is off.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) static var table = Table()

@@ -76,6 +76,35 @@ import Testing
     }
 
     @Test(arguments: Reentry.allCases)
+    func aQueuedWaveNobodyReceivesWithOthersQueuedAfterItMayReenter(_ reentry: Reentry) async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) { [reentry] in
+            Watchdog.start(seconds: 10)
+            let scene = Scene(.hot, watching: false)
+            // Waves 2, 3 and 4 are queued, then their only listener leaves and the watcher joins
+            // after them: none reaches anyone, so the delivery lets go of wave 2 while it moves on
+            // through 3 and 4.
+            final class Slot { var disposable: (any Disposable)? }
+            let slot = Slot()
+            slot.disposable = scene.receiver.listen { [unowned scene] wave in
+                guard wave.id == 1 else { return }
+                scene.transmitter.broadcast(Payload(2) { [unowned scene] in scene.reenter(reentry) })
+                scene.transmitter.broadcast(Payload(3))
+                scene.transmitter.broadcast(Payload(4))
+                slot.disposable?.dispose()
+                scene.watch()
+            }
+            scene.transmitter.broadcast(Payload(1))
+            scene.transmitter.broadcast(Payload(5))
+            switch reentry {
+            case .broadcast: scene.require(scene.seen == [100, 5])
+            case .listen: scene.require(scene.late == [5])
+            case .dispose: scene.require(scene.seen == [])
+            }
+        }
+        explain(result)
+    }
+
+    @Test(arguments: Reentry.allCases)
     func aWaveInTheDrainedQueueMayReenter(_ reentry: Reentry) async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) { [reentry] in
             Watchdog.start(seconds: 10)

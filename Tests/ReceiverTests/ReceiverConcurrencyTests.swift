@@ -152,6 +152,49 @@ import Testing
         #expect(steady.sum == 2 * Self.wavesPerWorker)
     }
 
+    @Test func listenersComingAndGoingWhileAHandlerRunsLeaveEveryHandlerWithItsListener() {
+        let (transmitter, receiver) = Receiver<Int>.make()
+        let inCall = DispatchSemaphore(value: 0), resume = DispatchSemaphore(value: 0)
+        let calls = History<String>()
+        weak var weakWitness: Witness?
+        var a: (any Disposable)?
+        do {
+            let witness = Witness()
+            weakWitness = witness
+            a = receiver.listen { wave in
+                _ = witness
+                calls.record("A\(wave)")
+                if wave == 1 {
+                    inCall.signal()
+                    resume.wait()
+                }
+            }
+        }
+        receiver.listen { calls.record("B\($0)") }
+        let delivering = DispatchGroup()
+        delivering.enter()
+        Thread {
+            transmitter.broadcast(1)
+            delivering.leave()
+        }.start()
+        inCall.wait()
+        // A's call is under way on the other thread: dispose A, then make the list sweep its
+        // disposed listeners (each add at full capacity does) while churning through more.
+        a?.dispose()
+        var joined: [any Disposable] = []
+        for index in 0..<100 {
+            joined.append(receiver.listen { calls.record("C\(index):\($0)") })
+            if index.isMultiple(of: 2) { joined[index].dispose() }
+        }
+        resume.signal()
+        delivering.wait()
+        #expect(weakWitness == nil)
+        transmitter.broadcast(2)
+        let odd = stride(from: 1, to: 100, by: 2).map { "C\($0):2" }
+        #expect(calls.recorded == ["A1", "B1", "B2"] + odd)
+        joined.forEach { $0.dispose() }
+    }
+
     @Test func disposingFromManyThreadsAtOnceReleasesTheHandlerOnce() {
         let (transmitter, receiver) = Receiver<Tracked>.make()
         for _ in 0..<200 {

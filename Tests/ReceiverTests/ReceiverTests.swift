@@ -385,6 +385,64 @@ import Testing
         _ = transmitter
     }
 
+    @Test func aHandlerDisposedDuringItsOwnCallIsReleasedWhenTheCallReturns() {
+        let (transmitter, receiver) = Receiver<Int>.make()
+        weak var weakWitness: Witness?
+        var disposable: (any Disposable)?
+        var calls: [Int] = []
+        do {
+            let witness = Witness()
+            weakWitness = witness
+            disposable = receiver.listen { wave in
+                _ = witness
+                calls.append(wave)
+                disposable?.dispose()
+            }
+        }
+        receiver.listen { calls.append($0 * 10) }
+        transmitter.broadcast(1)
+        // The delivery has moved on: the handler is gone though its disposable is still held.
+        #expect(weakWitness == nil)
+        #expect(disposable != nil)
+        transmitter.broadcast(2)
+        #expect(calls == [1, 10, 20])
+    }
+
+    /// While its handler runs, a listener disposes itself and listens again, and enough others
+    /// join (some leaving at once) that the list sweeps its disposed listeners during the call: the
+    /// disposed listener whose handler is out stays until the call returns, so every other handler
+    /// stays with its listener and the delivery goes on where it was.
+    @Test func aHandlerThatDisposesItsListenerAndListensAgainDuringASweepLeavesTheOthersInPlace() {
+        let (transmitter, receiver) = Receiver<Int>.make()
+        weak var weakWitness: Witness?
+        var calls: [String] = []
+        var a: (any Disposable)?
+        var joined: [any Disposable] = []
+        receiver.listen { calls.append("X\($0)") }
+        do {
+            let witness = Witness()
+            weakWitness = witness
+            a = receiver.listen { wave in
+                _ = witness
+                calls.append("A\(wave)")
+                a?.dispose()
+                joined.append(receiver.listen { calls.append("A'\($0)") })
+                for index in 0..<64 {
+                    let listener = receiver.listen { calls.append("C\(index):\($0)") }
+                    if index.isMultiple(of: 2) { listener.dispose() } else { joined.append(listener) }
+                }
+            }
+        }
+        receiver.listen { calls.append("B\($0)") }
+        transmitter.broadcast(1)
+        #expect(calls == ["X1", "A1", "B1"])
+        #expect(weakWitness == nil)
+        calls = []
+        transmitter.broadcast(2)
+        #expect(calls == ["X2", "B2", "A'2"] + stride(from: 1, to: 64, by: 2).map { "C\($0):2" })
+        joined.forEach { $0.dispose() }
+    }
+
     @Test func droppingThePairReleasesHandlersEvenWhenTheyCaptureTheirDisposable() {
         weak var weakWitness: Witness?
         var kept: (any Disposable)?
