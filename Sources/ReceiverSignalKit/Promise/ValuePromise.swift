@@ -14,15 +14,17 @@
 /// reading the current value is synchronous, from any thread and from inside a handler:
 /// `var v: Int?; count.get().start(next: { v = $0 }).dispose()`. (If other threads `set` at the
 /// same moment, a newer value may also reach the handler, on their thread, before `dispose()`:
-/// keep such a read in an ``Atomic``.)
+/// keep such a read in an ``Atomic``. On a promise nobody listens to, such a read makes the pair
+/// and lets it go again.)
 ///
 /// The signal `get()` returns, and each of its subscriptions until it is disposed, keep the
 /// promise alive, as in SwiftSignalKit.
 ///
 /// > Note: Values are sent in the order they were stored, also when several threads `set` at the
-/// > same moment: a `set` made while another is sending (from a handler, or from another thread)
-/// > stores its value and leaves it to that one to send, FIFO. So subscribers end at the current
-/// > value, and a new start replays it. SwiftSignalKit delivers a re-entrant `set` nested: with
+/// > same moment: a `set` made while another thread is sending stores its value and leaves it to
+/// > that thread to send, and one made from a handler is queued after the value being delivered,
+/// > FIFO. So subscribers end at the current value, and a new start replays it.
+/// > SwiftSignalKit delivers a re-entrant `set` nested: with
 /// > subscribers a and b, and a calling `set(2)` when it gets 1, SwiftSignalKit gives
 /// > `a 1, a 2, b 2, b 1`; this gives `a 1, b 1, a 2, b 2`.
 ///
