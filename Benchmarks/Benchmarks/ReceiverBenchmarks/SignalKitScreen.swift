@@ -10,7 +10,11 @@
 //   dispose (per screen); and building alone, the promises and the signals, then releasing them;
 // - per update: seeded presence and message updates (half on the visible page), a page switch
 //   every 500, the delivery hop included (the queue is waited for at the end of each iteration);
-// - bytes per idle `ValuePromise<Int>` and `Promise<Int>`, 10,000 kept (W9's method).
+// - memory, phase by phase: the bytes malloc holds for the screen once built, once subscribed, after
+//   all 10,000 updates (every page visited) with the queue drained, and after the subscription is
+//   disposed (the screen still alive);
+// - bytes per `ValuePromise<Int>` and `Promise<Int>` before their first subscriber, while one
+//   listens, and after it has gone, 10,000 kept (W9's method).
 //
 // Compared with the same screen in OpenCombine (`CurrentValueSubject`s; its nearest `combineLatest`
 // is W12's `flatMap` + `scan`, `switchToLatest`, `receive(on: DispatchQueue)`) and with a floor: the
@@ -19,6 +23,7 @@
 
 import Benchmark
 import Dispatch
+import MallocInterposerSwift
 import OpenCombine
 import OpenCombineDispatch
 import ReceiverSignalKit
@@ -362,6 +367,71 @@ func registerScreen() {
         sink.expect(model, "W22 update OpenCombine")
     }
 
+    // Memory, phase by phase: built, subscribed, after every update with the queue drained, and
+    // after the subscription is disposed. (`updated` is made here, outside what is measured.)
+    let updated = screenUpdates.reduce(into: ScreenModel()) { _ = $0.apply($1) }
+    screenBytes("W22 screen bytes floor: the model") {
+        let sink = ScreenSink()
+        let screen = FloorScreen(ScreenModel(), queue: dispatchQueue, sink: sink)
+        return ScreenPhases(
+            subscribe: {
+                screen.deliver()
+                drain(dispatchQueue, sink)
+            },
+            update: {
+                for update in screenUpdates { screen.apply(update) }
+                drain(dispatchQueue, sink)
+                sink.expect(screen.model, "W22 bytes floor")
+            },
+            dispose: {}, keep: screen)
+    }
+    screenBytes("W22 screen bytes ReceiverSignalKit") {
+        let sink = ScreenSink()
+        let screen = ReceiverScreen(ScreenModel(), queue: queue)
+        var disposable: (any Disposable)?
+        return ScreenPhases(
+            subscribe: {
+                disposable = screen.list.start(next: { rows in
+                    sink.rows = rows
+                    sink.pages += 1
+                })
+                drain(queue, sink)
+            },
+            update: {
+                for update in screenUpdates { screen.apply(update) }
+                drain(queue, sink)
+                sink.expect(updated, "W22 bytes ReceiverSignalKit")
+            },
+            dispose: {
+                disposable?.dispose()
+                disposable = nil
+                drain(queue, sink)
+            }, keep: screen)
+    }
+    screenBytes("W22 screen bytes OpenCombine") {
+        let sink = ScreenSink()
+        let screen = OpenCombineScreen(ScreenModel(), queue: dispatchQueue)
+        var cancellable: AnyCancellable?
+        return ScreenPhases(
+            subscribe: {
+                cancellable = screen.list.sink { rows in
+                    sink.rows = rows
+                    sink.pages += 1
+                }
+                drain(dispatchQueue, sink)
+            },
+            update: {
+                for update in screenUpdates { screen.apply(update) }
+                drain(dispatchQueue, sink)
+                sink.expect(updated, "W22 bytes OpenCombine")
+            },
+            dispose: {
+                cancellable?.cancel()
+                cancellable = nil
+                drain(dispatchQueue, sink)
+            }, keep: screen)
+    }
+
     // Bytes per idle promise (W9's method: 10,000 kept, malloc's figures around them).
     bytesPerLiveSubscription("W22 bytes per idle ValuePromise<Int>") {
         (subscribe: { ValuePromise<Int>(1) }, end: { _ in })
@@ -381,7 +451,95 @@ func registerScreen() {
             }, end: { _ in }
         )
     }
+    bytesPerLiveSubscription("W22 bytes per ValuePromise<Int> with one subscriber") {
+        (
+            subscribe: { () -> (ValuePromise<Int>, any Disposable) in
+                let promise = ValuePromise<Int>(1)
+                return (promise, promise.get().start())
+            }, end: { $0.1.dispose() }
+        )
+    }
+    bytesPerLiveSubscription("W22 bytes per ValuePromise<Int> after its last subscriber") {
+        (
+            subscribe: { () -> ValuePromise<Int> in
+                let promise = ValuePromise<Int>(1)
+                promise.get().start().dispose()
+                return promise
+            }, end: { _ in }
+        )
+    }
+    bytesPerLiveSubscription("W22 bytes per Promise<Int> with one subscriber") {
+        (
+            subscribe: { () -> (Promise<Int>, any Disposable) in
+                let promise = Promise<Int>(1)
+                return (promise, promise.get().start())
+            }, end: { $0.1.dispose() }
+        )
+    }
+    bytesPerLiveSubscription("W22 bytes per Promise<Int> after its last subscriber") {
+        (
+            subscribe: { () -> Promise<Int> in
+                let promise = Promise<Int>(1)
+                promise.get().start().dispose()
+                return promise
+            }, end: { _ in }
+        )
+    }
     bytesPerLiveSubscription("W22 bytes per idle OpenCombine CurrentValueSubject<Int, Never>") {
         (subscribe: { CurrentValueSubject<Int, Never>(1) }, end: { _ in })
+    }
+}
+
+// MARK: - Memory, phase by phase
+
+/// What W22's memory phases do with one screen, made by the benchmark's `make` (the building is
+/// the first phase): subscribe and wait for the first page, apply every update and wait for the
+/// queue, dispose. `keep` is the screen, held until the last phase has been measured.
+struct ScreenPhases {
+    let subscribe: () -> Void, update: () -> Void, dispose: () -> Void
+    let keep: AnyObject
+}
+
+/// W22's memory phases, reported once per iteration: the bytes malloc holds for the screen (as
+/// W9 measures them: glibc's chunks, less the interposer's 16-byte header per live allocation) once
+/// built, once subscribed, after every update with the queue drained, and after the subscription
+/// is disposed, each against what malloc held before the screen was made.
+let screenBytesBuilt = BenchmarkMetric.custom("Bytes built", useScalingFactor: false)
+let screenBytesSubscribed = BenchmarkMetric.custom("Bytes subscribed", useScalingFactor: false)
+let screenBytesDrained = BenchmarkMetric.custom("Bytes after the updates, drained", useScalingFactor: false)
+let screenBytesDisposed = BenchmarkMetric.custom("Bytes after disposal", useScalingFactor: false)
+
+func screenBytes(_ name: String, _ make: @escaping () -> ScreenPhases) {
+    let metrics = [screenBytesBuilt, screenBytesSubscribed, screenBytesDrained, screenBytesDisposed]
+    let configuration = Benchmark.Configuration(
+        // `.mallocCountTotal` switches the interposer's counting on while measuring (per iteration).
+        metrics: metrics + [.mallocCountTotal],
+        units: Dictionary(uniqueKeysWithValues: metrics.map { ($0, BenchmarkUnits.count) }),
+        warmupIterations: isSmokeRun ? 0 : 1,
+        scalingFactor: .one,
+        maxDuration: isSmokeRun ? .milliseconds(1) : .seconds(5),
+        maxIterations: isSmokeRun ? 1 : 3
+    )
+    Benchmark(name, configuration: configuration) { benchmark in
+        benchmark.startMeasurement()
+        let (bytesBefore, countsBefore) = (mallocedBytes(), MallocInterposerSwift.getStatistics())
+        /// What malloc holds now, more than before the screen, as a normal glibc process would.
+        func held() -> Int {
+            let (bytes, counts) = (mallocedBytes(), MallocInterposerSwift.getStatistics())
+            let allocations =
+                (counts.mallocCount - countsBefore.mallocCount) - (counts.freeCount - countsBefore.freeCount)
+            return bytes - bytesBefore - 16 * allocations
+        }
+        var phases: ScreenPhases? = make()
+        benchmark.measurement(screenBytesBuilt, held())
+        phases?.subscribe()
+        benchmark.measurement(screenBytesSubscribed, held())
+        phases?.update()
+        benchmark.measurement(screenBytesDrained, held())
+        phases?.dispose()
+        benchmark.measurement(screenBytesDisposed, held())
+        benchmark.stopMeasurement()
+        phases = nil
+        blackHole(phases)
     }
 }

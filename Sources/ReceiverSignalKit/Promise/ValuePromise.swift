@@ -1,7 +1,3 @@
-#if !canImport(Darwin)
-public import Synchronization
-#endif
-
 /// A current value that is set directly: `get()` sends the current value, then every new one.
 ///
 /// ```swift
@@ -11,35 +7,37 @@ public import Synchronization
 /// count.set(1)                             // prints nothing: equal to the current value
 /// ```
 ///
-/// Built on a `.warm(upTo: 1)` pair, made at the first start of `get()`: until then the promise
-/// keeps the current value itself (one object: most promises are never listened to), then the
-/// pair's kept wave is the current value. So reading it is synchronous, from any thread and from
-/// inside a handler: `var v: Int?; count.get().start(next: { v = $0 }).dispose()`. (If other
-/// threads `set` at the same moment, a newer value may also reach the handler, on their thread,
-/// before `dispose()`: keep such a read in an ``Atomic``.)
+/// The promise keeps the current value itself. While `get()` has live subscriptions it also keeps
+/// a `.warm(upTo: 1)` pair, whose kept wave is the current value: made at the first start, let go
+/// of when the last subscription is disposed (most promises are never listened to, and a screen's
+/// promises are listened to only while it shows them), and made again at the next start. So
+/// reading the current value is synchronous, from any thread and from inside a handler:
+/// `var v: Int?; count.get().start(next: { v = $0 }).dispose()`. (If other threads `set` at the
+/// same moment, a newer value may also reach the handler, on their thread, before `dispose()`:
+/// keep such a read in an ``Atomic``. On a promise nobody listens to, such a read makes the pair
+/// and lets it go again.)
 ///
 /// The signal `get()` returns, and each of its subscriptions until it is disposed, keep the
 /// promise alive, as in SwiftSignalKit.
 ///
-/// > Note: A `set` made while a subscriber is being delivered to (from its handler, or from
-/// > another thread) is queued and delivered after the current value, FIFO. SwiftSignalKit
-/// > delivers it nested: with subscribers a and b, and a calling `set(2)` when it gets 1,
-/// > SwiftSignalKit gives `a 1, a 2, b 2, b 1`; this gives `a 1, b 1, a 2, b 2`, so every
-/// > subscriber sees the values in the order they were set.
+/// > Note: Values are sent in the order they were stored, also when several threads `set` at the
+/// > same moment: a `set` made while another thread is sending stores its value and leaves it to
+/// > that thread to send, and one made from a handler is queued after the value being delivered,
+/// > FIFO. So subscribers end at the current value, and a new start replays it.
+/// > SwiftSignalKit delivers a re-entrant `set` nested: with
+/// > subscribers a and b, and a calling `set(2)` when it gets 1, SwiftSignalKit gives
+/// > `a 1, a 2, b 2, b 1`; this gives `a 1, b 1, a 2, b 2`.
 ///
 /// > Note: With `ignoreRepeated`, `set` compares the new value with the current one (outside any
 /// > lock: `==` is your code) and drops an equal one, so the current value stays the object that
-/// > was stored first, as in SwiftSignalKit. Two threads setting at the same moment can both pass
-/// > that check; each subscriber also drops a value equal to the last one it received, so even
-/// > then nobody sees a repeat.
+/// > was stored first, as in SwiftSignalKit. If another `set` stored a value meanwhile, it compares
+/// > again with that one, so no subscriber is ever sent a value equal to the one before it.
 public final class ValuePromise<T: Equatable> {
     // Every stored `var` is only touched under the object's stripe of the lock table
     // (`StripedLock`), which also makes the exclusivity check redundant; so the promise is
-    // `Sendable` when `T` is (the extension below). (The order of the stored properties packs a
-    // `ValuePromise<Int>` into 56 bytes.)
+    // `Sendable` when `T` is (the extension below).
 
-    /// The current value until the pair is made. After it, the pair keeps the current value, and
-    /// this is a copy only when `ignoreRepeated` (for `set` to compare with); `nil` otherwise.
+    /// The current value: `nil` only before the first `set` of a promise made without one.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var value: T?
     /// Whether a value equal to the current one is ignored.
     ///
@@ -47,18 +45,31 @@ public final class ValuePromise<T: Equatable> {
     /// ValuePromise(1, ignoreRepeated: true).ignoreRepeated   // true
     /// ```
     public let ignoreRepeated: Bool
-    /// Counts the `set`s, so that a first start can tell that one came while it made the pair.
+    /// Counts the stores, so that what was read before unlocking (a value compared with `==`, the
+    /// value a first start fed its new pair) can be checked to be still current.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var version: UInt32 = 0
-    /// The pair, made at the first start of `get()` and kept from then on.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var transmitter: Receiver<T>.Transmitter?
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var receiver: Receiver<T>?
-    #if !canImport(Darwin)
-    /// The transmitter's address once the pair is made (stored after it, releasing), so that a
-    /// `set` without `ignoreRepeated`, and a start, find it with one load instead of a lock round
-    /// trip. On Apple platforms, whose deployment targets predate `Synchronization`, they take the
-    /// lock.
-    @usableFromInline let published = Synchronization.Atomic<UInt>(0)
-    #endif
+    /// The pair and what goes with it, only while `get()` has live subscriptions.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var listened: Listened?
+
+    /// What a promise keeps while it is listened to: its pair, how many subscriptions listen to it,
+    /// and who sends. Its `var`s are touched only under the promise's stripe (it is never shared
+    /// between promises).
+    @usableFromInline final class Listened {
+        @usableFromInline let transmitter: Receiver<T>.Transmitter
+        @usableFromInline let receiver: Receiver<T>
+        /// The live subscriptions: when the last is disposed, the promise lets go of this object.
+        @exclusivity(unchecked) @usableFromInline var subscriptions = 0
+        /// Who sends, and the values stored meanwhile by other threads, which it sends next: so
+        /// values go into the pair in the order they were stored.
+        @exclusivity(unchecked) @usableFromInline var sending = Serializer<T>()
+        /// The thread that sends (`Platform.currentThread`), while one does.
+        @exclusivity(unchecked) @usableFromInline var sender: UInt = 0
+
+        @inlinable init(_ value: T?) {
+            (transmitter, receiver) = Receiver<T>.make(with: .warm(upTo: 1))
+            if let value { transmitter.broadcast(value) }  // no listener yet: no user code runs
+        }
+    }
 
     /// Makes a promise whose current value is `value`.
     ///
@@ -94,78 +105,103 @@ public final class ValuePromise<T: Equatable> {
     ///
     /// - Parameter value: The new value.
     @inlinable public func set(_ value: T) {
-        // The stripe is found after the fast path below, which needs no lock.
-        if ignoreRepeated {
-            guard StripedLock(for: self).withLock({ self.value }) != value else { return }  // dropped
-        } else {
-            #if !canImport(Darwin)
-            let address = published.load(ordering: .acquiring)
-            if address != 0 {  // the pair keeps the value: nothing to store here
-                let transmitter = Unmanaged<Receiver<T>.Transmitter>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
-                return transmitter._withUnsafeGuaranteedRef { $0.broadcast(value) }
-            }
-            #endif
-        }
         let lock = StripedLock(for: self)
         var replaced: T? = value
-        // Unretained: once made, the pair is kept as long as the promise, which is alive here.
-        let transmitter = lock.withLock { () -> Unmanaged<Receiver<T>.Transmitter>? in
-            version &+= 1
-            guard let transmitter = self.transmitter else {
-                swap(&self.value, &replaced)
-                return nil
+        while true {
+            var compared: UInt32?  // with `ignoreRepeated`: the version whose value `value` differs from
+            if ignoreRepeated {
+                var current: T?
+                compared = lock.withLock { () -> UInt32 in
+                    current = self.value
+                    return version
+                }
+                guard current != value else { return }  // your `==`, after unlocking: dropped
             }
-            if ignoreRepeated { swap(&self.value, &replaced) }
-            return Unmanaged.passUnretained(transmitter)
+            // The store, and what this `set` sends: `value` if nobody was sending (it is the sender
+            // now); nothing if another thread is (it sends `value` next); if this thread is, from
+            // a handler, what waits and `value` at once (the pair only queues them, as it is
+            // delivering on this thread). Nothing is sent while nobody listens.
+            var isStored = false, earlier = DrainQueue<T>()
+            let pair = lock.withLock { () -> Listened? in
+                if let compared, compared != version { return nil }  // stored meanwhile: compare again
+                isStored = true
+                version &+= 1
+                swap(&self.value, &replaced)
+                guard let listened else { return nil }
+                if listened.sending.admit(value) {
+                    listened.sender = Platform.currentThread
+                } else {
+                    guard listened.sender == Platform.currentThread else { return nil }  // queued
+                    swap(&earlier, &listened.sending.waiting)  // `value` is the last of them
+                }
+                return listened
+            }
+            guard isStored else { continue }
+            replaced = nil  // released after unlocking
+            guard let pair else { return }
+            #if RECEIVER_DIAGNOSTICS
+            PromiseSetPause.reached(self)
+            #endif
+            guard earlier.isEmpty else {
+                while let wave = earlier.popFirst() { pair.transmitter.broadcast(wave) }
+                return
+            }
+            var next: T? = value
+            while let wave = next {
+                pair.transmitter.broadcast(wave)
+                next = lock.withLock {
+                    let next = pair.sending.next()
+                    if next == nil { pair.sender = 0 }
+                    return next
+                }
+            }
+            return
         }
-        // The replaced value is released after unlocking, before the new one is delivered (its
-        // copy in the pair when the pair lets go of it).
-        replaced = nil
-        transmitter?._withUnsafeGuaranteedRef { $0.broadcast(value) }
     }
 
-    /// The pair's receiver, unretained (once made, the pair is kept as long as the promise); the
-    /// first call makes the pair, with the current value as its kept wave.
-    @inlinable @inline(__always) func listened() -> Unmanaged<Receiver<T>> {
-        #if !canImport(Darwin)
-        // A made pair is found without the lock: `receiver` is stored before the releasing store
-        // of `published` that this load acquires, and never changes after it.
-        if published.load(ordering: .acquiring) != 0 { return Unmanaged.passUnretained(receiver.unsafelyUnwrapped) }
-        #endif
-        return listenedOrMade()
-    }
-
-    /// `listened()` under the lock: the made pair's receiver, or a pair made now.
-    @inlinable @inline(never) func listenedOrMade() -> Unmanaged<Receiver<T>> {
+    /// Counts a new subscription, making the pair if there is none (fed the current value), and
+    /// returns the pair: it stays while the subscription does.
+    @inlinable func subscribe() -> Listened {
         let lock = StripedLock(for: self)
         while true {
-            // One lock round trip: the made pair's receiver, or what making one needs (the value
-            // is copied only while there is no pair).
-            let (receiver, value, version) = lock.withLock { () -> (Unmanaged<Receiver<T>>?, T?, UInt32) in
-                if let receiver = self.receiver { return (Unmanaged.passUnretained(receiver), nil, 0) }
-                return (nil, self.value, self.version)
+            // The pair, or what making one needs.
+            var value: T?
+            let (found, version) = lock.withLock { () -> (Listened?, UInt32) in
+                if let listened {
+                    listened.subscriptions += 1
+                } else {
+                    value = self.value
+                }
+                return (listened, self.version)
             }
-            if let receiver { return receiver }
-            // Made and fed outside the lock, where nobody else sees it yet (a broadcast to no
-            // listener runs no user code); it is kept only if no `set` came meanwhile.
-            let (transmitter, made) = Receiver<T>.make(with: .warm(upTo: 1))
-            if let value { transmitter.broadcast(value) }
-            var moved: T?
-            let kept = lock.withLock { () -> Bool in
-                guard self.receiver == nil, self.version == version else { return false }
-                (self.transmitter, self.receiver) = (transmitter, made)
-                #if !canImport(Darwin)
-                published.store(
-                    UInt(bitPattern: Unmanaged.passUnretained(transmitter).toOpaque()), ordering: .releasing)
-                #endif
-                if !ignoreRepeated { swap(&self.value, &moved) }  // the pair keeps it now
-                return true
+            if let found { return found }
+            // Made outside the lock, where nobody else sees it yet; kept only if no `set` came
+            // meanwhile (else the next round feeds a new one the newer value).
+            let made = Listened(value)
+            value = nil
+            let kept = lock.withLock { () -> Listened? in
+                if let listened {  // another start made one first
+                    listened.subscriptions += 1
+                    return listened
+                }
+                guard self.version == version else { return nil }
+                made.subscriptions = 1
+                listened = made
+                return made
             }
-            _ = moved  // released here, after unlocking
-            if kept { return Unmanaged.passUnretained(made) }
-            // Another start made the pair first, or a `set` came: the pair made here is let go of
-            // (it has no listener), and the next round looks again.
+            if let kept { return kept }
         }
+    }
+
+    /// A subscription has been disposed: the last one lets go of the pair, released after
+    /// unlocking (the current value stays in the promise).
+    @inlinable func unsubscribe() {
+        var released: Listened?
+        StripedLock(for: self).withLock {
+            listened!.subscriptions -= 1
+            if listened!.subscriptions == 0 { swap(&listened, &released) }
+        }
+        _ = released
     }
 
     /// A signal of the current value (if there is one, sent at start on the starting thread),
@@ -179,20 +215,37 @@ public final class ValuePromise<T: Equatable> {
     /// - Returns: The signal of the promise's values.
     @inlinable public func get() -> Signal<T, NoError> {
         Signal(start: { next, _, _ in
-            self.listened()._withUnsafeGuaranteedRef { receiver in
-                guard self.ignoreRepeated else {
-                    return receiver.listen { value in withExtendedLifetime(self) { next?(value) } }
-                }
-                var last: T?
-                return receiver.listen { value in
-                    withExtendedLifetime(self) {
-                        guard value != last else { return }
-                        last = value
-                        next?(value)
-                    }
-                }
-            }
+            let listener = self.subscribe().receiver.listen { value in withExtendedLifetime(self) { next?(value) } }
+            return Subscription(self, listener)
         })
+    }
+
+    /// One live start of `get()`: disposing it disposes its listener, then tells the promise,
+    /// once. It holds the promise until then, as the listener's handler does.
+    @usableFromInline final class Subscription: Disposable {
+        /// Retained until disposed. Only its `unsubscribe()` (locked) is called through it, so no
+        /// `T` crosses threads here: the subscription is `Sendable` whatever `T` is.
+        @usableFromInline nonisolated(unsafe) let promise: Unmanaged<ValuePromise>
+        @usableFromInline let listener: any Disposable
+        /// Only touched under this object's stripe (and in `deinit`, where nothing else can).
+        @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var isDisposed = false
+
+        @inlinable init(_ promise: ValuePromise, _ listener: any Disposable) {
+            (self.promise, self.listener) = (Unmanaged.passRetained(promise), listener)
+        }
+
+        deinit { if !isDisposed { promise.release() } }  // dropped undisposed: the start stays live
+
+        @inlinable func dispose() {
+            let isFirst = StripedLock(for: self).withLock { () -> Bool in
+                defer { isDisposed = true }
+                return !isDisposed
+            }
+            guard isFirst else { return }
+            listener.dispose()
+            promise._withUnsafeGuaranteedRef { $0.unsubscribe() }
+            promise.release()
+        }
     }
 }
 

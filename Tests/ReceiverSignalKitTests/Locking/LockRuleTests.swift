@@ -4,23 +4,22 @@ import Testing
 
 /// The lock rule, checked in debug builds: a thread that holds a library lock takes no
 /// other lock. Locked sections run no user code and release no user value, so only misuse can
-/// break it; these tests break it through the one documented way user code runs under a library
-/// lock — a `DisposableDict` key's `hash(into:)` and `==` — and show that it stops with the
-/// rule's message where a release build would deadlock.
+/// break it; these tests break it on purpose with the library's own lock (`Locked`, which tests
+/// may use) and show that it stops with the rule's message where a release build would deadlock.
 ///
-/// The same check stopped an earlier defect — a key released under the dictionary's lock, whose
-/// `deinit` used the dictionary — with this message before it was fixed, instead of hanging.
+/// The same check stopped earlier defects with this message before they were fixed, instead of
+/// hanging: a `DisposableDict` key released under the dictionary's lock, whose `deinit` used the
+/// dictionary, and a key whose `hash(into:)` or `==` did, when those ran under the lock.
 @Suite(.detectingLeaks) struct LockRuleTests {
     #if DEBUG
     @Test func aLibraryLockTakenUnderALibraryLockStopsWithTheRulesMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             startWatchdog()
-            let dict = DisposableDict<HashingKey>()
-            let key = HashingKey { dict.set(nil, forKey: HashingKey {}) }
-            dict.set(EmptyDisposable, forKey: key)  // hashes `key` under the dictionary's lock
+            let (outer, inner) = (Locked(0), Locked(0))
+            outer.withLock { _ in inner.withLock { _ in } }
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(message.contains("ReceiverSignalKit lock rule broken: ReceiverSignalKit/DisposableDict.swift:"))
+        #expect(message.contains("ReceiverSignalKit lock rule broken: ReceiverSignalKitTests/LockRuleTests.swift:"))
         #expect(message.contains("takes a library lock while this thread holds the library lock taken at"))
         #expect(message.contains("A locked section must not take another lock, call user code"))
         #expect(!message.contains("watchdog"))
@@ -29,15 +28,14 @@ import Testing
     @Test func anAtomicTakenUnderALibraryLockStopsWithTheRulesMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             startWatchdog()
-            let atomic = Atomic(value: 0)
-            let dict = DisposableDict<HashingKey>()
-            dict.set(EmptyDisposable, forKey: HashingKey { _ = atomic.with { $0 } })
+            let (atomic, locked) = (Atomic(value: 0), Locked(0))
+            locked.withLock { _ in _ = atomic.with { $0 } }
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("ReceiverSignalKit/Atomic.swift:"))
         #expect(
             message.contains("takes the lock of an Atomic or a Lock while this thread holds the library lock taken at"))
-        #expect(message.contains("ReceiverSignalKit/DisposableDict.swift:"))
+        #expect(message.contains("ReceiverSignalKitTests/LockRuleTests.swift:"))
     }
     #endif
 
@@ -69,16 +67,5 @@ import Testing
             disposable.dispose()
             precondition(seen.recorded == [0, 1, -1] && atomic.with({ $0 }) == 1 && other.with({ $0 }) == 2)
         }
-    }
-}
-
-/// A key whose `hash(into:)` runs `onHash`: user code that runs under a `DisposableDict`'s lock.
-final class HashingKey: Hashable, Sendable {
-    let onHash: @Sendable () -> Void
-    init(onHash: @escaping @Sendable () -> Void) { self.onHash = onHash }
-    static func == (lhs: HashingKey, rhs: HashingKey) -> Bool { lhs === rhs }
-    func hash(into hasher: inout Hasher) {
-        onHash()
-        hasher.combine(ObjectIdentifier(self))
     }
 }

@@ -18,7 +18,7 @@ import class Foundation.Thread
     }
 
     private func hasPair<T>(_ promise: ValuePromise<T>) -> Bool {
-        StripedLock(for: promise).withLock { promise.transmitter != nil || promise.receiver != nil }
+        StripedLock(for: promise).withLock { promise.listened != nil }
     }
 
     @Test(arguments: [false, true])
@@ -35,6 +35,34 @@ import class Foundation.Thread
         promise.set(4)
         #expect(received == [3, 4])
         subscription.dispose()
+        #expect(current(promise.get()) == 4)
+    }
+
+    @Test(arguments: [false, true])
+    func thePairIsLetGoOfWithTheLastSubscriberAndMadeAgainAtTheNextStart(ignoreRepeated: Bool) {
+        // Apps keep promises for everything a screen ever showed: one that nobody listens to any
+        // more goes back to its idle size, keeping its current value for the next start.
+        let promise = ValuePromise(1, ignoreRepeated: ignoreRepeated)
+        var first: [Int] = [], second: [Int] = []
+        let a = promise.get().start(next: { first.append($0) })
+        let b = promise.get().start(next: { second.append($0) })
+        a.dispose()
+        #expect(hasPair(promise))
+        promise.set(2)
+        b.dispose()
+        b.dispose()  // a second dispose changes nothing
+        #expect(!hasPair(promise))
+        promise.set(3)  // stored, sent to nobody
+        #expect(!hasPair(promise))
+        var third: [Int] = []
+        let c = promise.get().start(next: { third.append($0) })
+        promise.set(4)
+        #expect(hasPair(promise))
+        c.dispose()
+        #expect(!hasPair(promise))
+        #expect(first == [1])
+        #expect(second == [1, 2])
+        #expect(third == [3, 4])
         #expect(current(promise.get()) == 4)
     }
 

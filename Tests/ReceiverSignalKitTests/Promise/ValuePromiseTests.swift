@@ -75,6 +75,72 @@ import class Foundation.Thread
         }
     }
 
+    #if DEBUG
+    @Test(arguments: [false, true])
+    func valuesAreSentInTheOrderTheyWereStored(ignoreRepeated: Bool) {
+        // One thread's `set(1)` stops after storing 1 and before sending it (a debug-only pause
+        // point); meanwhile this thread sets 2. Whoever sends, 1 must go out before 2: otherwise
+        // subscribers end at 1 while the promise holds 2, a new start replays 1, and with
+        // `ignoreRepeated` every later `set(2)` is dropped as a repeat.
+        let bag = DisposeBag()  // a live get() start keeps its promise: the bag ends it with the test
+        let promise = ValuePromise(0, ignoreRepeated: ignoreRepeated)
+        let seen = History<Int>()
+        promise.get().start(next: seen.record).disposed(by: bag)
+        let (reached, resume, finished) = (
+            DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)
+        )
+        PromiseSetPause.once(promise) {
+            reached.signal()
+            resume.wait()
+        }
+        Thread {
+            promise.set(1)
+            finished.signal()
+        }.start()
+        reached.wait()  // 1 is stored, not sent
+        promise.set(2)
+        resume.signal()
+        finished.wait()
+        #expect(seen.recorded == [0, 1, 2])
+        var late: [Int] = []
+        promise.get().start(next: { late.append($0) }).dispose()
+        #expect(late == [2])
+        promise.set(2)
+        #expect(seen.recorded == (ignoreRepeated ? [0, 1, 2] : [0, 1, 2, 2]))
+        promise.set(3)
+        #expect(seen.recorded.last == 3)
+    }
+    #endif
+
+    @Test func aSetFromAHandlerSendsWhatAnotherThreadStoredBeforeIt() {
+        // While a handler runs, another thread sets 2 (queued for the thread that sends); then
+        // the handler sets 3. Both go out in the order they were stored, and a start made in the
+        // handler right after reads 3, the current value, not 1.
+        let bag = DisposeBag()  // a live get() start keeps its promise: the bag ends it with the test
+        let promise = ValuePromise(0)
+        var events: [String] = []
+        var readInside: [Int?] = []
+        promise.get().start(next: { value in
+            events.append("a \(value)")
+            guard value == 1 else { return }
+            let stored = DispatchSemaphore(value: 0)
+            Thread {
+                promise.set(2)  // returns at once: this thread is sending
+                stored.signal()
+            }.start()
+            stored.wait()
+            promise.set(3)
+            readInside.append(current(promise.get()))
+        }).disposed(by: bag)
+        let other = History<Int>()
+        promise.get().start(next: other.record).disposed(by: bag)
+        promise.set(1)
+        #expect(events == ["a 0", "a 1", "a 2", "a 3"])
+        #expect(other.recorded == [0, 1, 2, 3])
+        #expect(readInside == [3])
+        #expect(current(promise.get()) == 3)
+    }
+
     @Test func aReentrantSetIsQueuedNotNested() {
         let bag = DisposeBag()  // a live get() start keeps its promise: the bag ends it with the test
         // A deliberate difference (the migration guide's row on a re-entrant `ValuePromise.set`):
