@@ -267,11 +267,12 @@ final class SubscriberCore<T, E>: AnySubscriberCore, Disposable, CustomStringCon
             disposable.dispose()
             lock.lock()
         }
-        var release = state.endDisposal()
+        var drained = DrainQueue<Event>()
+        var release = state.endDisposal(releasing: &drained)
         lock.unlock()
         release.handlers = State.Handlers()
         release.keptAlive = []
-        _ = release
+        _ = (release, drained)
     }
 
     /// In debug builds of the library, stops the program if the state breaks its invariant.

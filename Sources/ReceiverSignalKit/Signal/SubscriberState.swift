@@ -217,7 +217,7 @@
         /// Disposed already: nothing to do.
         case alreadyDisposed
         /// Dispose this (what the generator returned, if the subscription still held it), then
-        /// call ``endDisposal()``.
+        /// call ``endDisposal(releasing:)``.
         case dispose((any Disposable)?)
     }
 
@@ -240,10 +240,12 @@
     /// What the generator returned has been disposed: the subscription is disposed, and the
     /// handlers and what is kept alive are handed back. The subscriber held them until then, as
     /// SwiftSignalKit's does, so what that disposal did to it (a `keepAlive`, a look at its
-    /// `description`) saw it as it was.
-    @inlinable @inline(__always) mutating func endDisposal() -> Release {
+    /// `description`) saw it as it was. If nobody delivers, the queue's storage goes to `drained`,
+    /// to be let go of after unlocking (a delivering thread lets go of it when it stops).
+    @inlinable @inline(__always) mutating func endDisposal(releasing drained: inout DrainQueue<Event>) -> Release {
         let keptAlive = phase.keptAlive
         phase = .disposed(keptAlive: [])
+        if !serializer.isDelivering { drained = serializer.stop() }
         return Release(takeHandlers(), keptAlive: keptAlive)
     }
 

@@ -78,6 +78,20 @@ import Testing
         #expect(!state.serializer.isDelivering && state.isTerminated && !state.isDisposed)
     }
 
+    @Test func aDisposalWhileIdleTakesTheQueuesStorageToReleaseAfterUnlocking() {
+        var state = state()
+        var dropped = DrainQueue<State.Event>()
+        #expect(describe(state.admit(.next(1))) == "deliver")
+        #expect(describe(state.admit(.next(2))) == "queued")
+        #expect(describe(state.next(dropping: &dropped)) != "nil")
+        #expect(describe(state.next(dropping: &dropped)) == "nil")  // idle, its drained ring kept
+        #expect(state.serializer.waiting.storage != nil)
+        _ = state.beginDisposal()
+        var drained = DrainQueue<State.Event>()
+        _ = state.endDisposal(releasing: &drained)
+        #expect(state.serializer.waiting.storage == nil && drained.storage != nil)
+    }
+
     @Test func aDeliveryStopsWhenTheQueueIsEmptyAndTheNextPutDeliversAgain() {
         var state = state()
         var dropped = DrainQueue<State.Event>()
@@ -100,7 +114,7 @@ import Testing
         #expect(describe(state) == "terminated(no handlers, generated: false, kept: 0)")
 
         _ = state.beginDisposal()
-        _ = state.endDisposal()
+        _ = state.endDisposal(releasing: &drained)
         state.keepAlive(Token())
         #expect(describe(state.admit(.completion)) == "refused(0)")  // disposed: kept until released
         #expect(describe(state) == "disposed(no handlers, kept: 1)")
@@ -125,7 +139,7 @@ import Testing
         var dropped = DrainQueue<State.Event>()
         #expect(describe(state.next(dropping: &dropped)) == "nil")
         #expect(dropped.count == 1 && state.serializer.waiting.isEmpty && !state.serializer.isDelivering)
-        let release = state.endDisposal()
+        let release = state.endDisposal(releasing: &dropped)
         #expect(holdsAllHandlers(release.handlers))
         #expect(describe(state) == "disposed(no handlers, kept: 0)" && state.isTerminated)
         guard case .alreadyDisposed = state.beginDisposal() else {
@@ -152,7 +166,7 @@ import Testing
         #expect(describe(state) == "disposing(no handlers, kept: 0, wasTerminated: true)")
         var drained = DrainQueue<State.Event>()
         #expect(state.endTermination(releasing: &drained) == nil)  // nothing left to dispose twice
-        _ = state.endDisposal()
+        _ = state.endDisposal(releasing: &drained)
         #expect(describe(state) == "disposed(no handlers, kept: 0)")
 
         var other = self.state()
@@ -190,7 +204,8 @@ import Testing
         let release = disposing.subscriberReleased(isHandleGone: true)
         #expect(release.handlers.isEmpty)
         #expect(describe(disposing) == "disposing(handlers, kept: 0, wasTerminated: false)")
-        #expect(holdsAllHandlers(disposing.endDisposal().handlers))
+        var drained = DrainQueue<State.Event>()
+        #expect(holdsAllHandlers(disposing.endDisposal(releasing: &drained).handlers))
 
         // A terminal event queued behind a value, then a disposal: the subscriber is terminated.
         var terminated = state()
@@ -213,7 +228,8 @@ import Testing
         _ = running.beginDisposal()  // disposing: the subscriber still shows the disposable
         #expect(running.subscriberHoldsGenerated && holdsAllHandlers(running.handlers))
         #expect(running.isDisposed && !running.isTerminated)
-        _ = running.endDisposal()
+        var drained = DrainQueue<State.Event>()
+        _ = running.endDisposal(releasing: &drained)
         #expect(!running.subscriberHoldsGenerated && running.handlers.isEmpty && running.isTerminated)
 
         var terminated = state()
