@@ -510,16 +510,9 @@ let screenBytesDrained = BenchmarkMetric.custom("Bytes after the updates, draine
 let screenBytesDisposed = BenchmarkMetric.custom("Bytes after disposal", useScalingFactor: false)
 
 func screenBytes(_ name: String, _ make: @escaping () -> ScreenPhases) {
-    let metrics = [screenBytesBuilt, screenBytesSubscribed, screenBytesDrained, screenBytesDisposed]
-    let configuration = Benchmark.Configuration(
-        // `.mallocCountTotal` switches the interposer's counting on while measuring (per iteration).
-        metrics: metrics + [.mallocCountTotal],
-        units: Dictionary(uniqueKeysWithValues: metrics.map { ($0, BenchmarkUnits.count) }),
-        warmupIterations: isSmokeRun ? 0 : 1,
-        scalingFactor: .one,
-        maxDuration: isSmokeRun ? .milliseconds(1) : .seconds(5),
-        maxIterations: isSmokeRun ? 1 : 3
-    )
+    let configuration = memoryConfiguration(
+        [screenBytesBuilt, screenBytesSubscribed, screenBytesDrained, screenBytesDisposed],
+        maxDuration: .seconds(5), maxIterations: 3)
     Benchmark(name, configuration: configuration) { benchmark in
         benchmark.startMeasurement()
         let (bytesBefore, countsBefore) = (mallocedBytes(), MallocInterposerSwift.getStatistics())

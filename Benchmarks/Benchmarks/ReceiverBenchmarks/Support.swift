@@ -161,6 +161,22 @@ let allocationsPerLiveSubscription = BenchmarkMetric.custom(
 /// How many subscriptions W9 keeps alive at once (1,000 in a smoke run).
 let liveSubscriptions = isSmokeRun ? 1_000 : 10_000
 
+/// A memory benchmark's configuration: `metrics`, custom counts read once per iteration, with
+/// the interposer counting mallocs while measuring; one iteration without warm-up in a smoke run.
+func memoryConfiguration(_ metrics: [BenchmarkMetric], maxDuration: Duration, maxIterations: Int)
+    -> Benchmark.Configuration
+{
+    Benchmark.Configuration(
+        // `.mallocCountTotal` switches the interposer's counting on while measuring (per iteration).
+        metrics: metrics + [.mallocCountTotal],
+        units: Dictionary(uniqueKeysWithValues: metrics.map { ($0, BenchmarkUnits.count) }),
+        warmupIterations: isSmokeRun ? 0 : 1,
+        scalingFactor: .one,
+        maxDuration: isSmokeRun ? .milliseconds(1) : maxDuration,
+        maxIterations: isSmokeRun ? 1 : maxIterations
+    )
+}
+
 /// One W9 benchmark. `prepare` builds what the subscriptions share (the promise, the subject);
 /// then `liveSubscriptions` subscriptions are made with `subscribe` and kept in an array reserved
 /// beforehand, and what malloc holds is read before and after; `end` ends each one afterwards.
@@ -175,16 +191,9 @@ func bytesPerLiveSubscription<Live>(
     _ name: String,
     _ prepare: @escaping @Sendable () -> (subscribe: () -> Live, end: (Live) -> Void)
 ) {
-    let metrics = [bytesPerLiveSubscription, requestedBytesPerLiveSubscription, allocationsPerLiveSubscription]
-    let configuration = Benchmark.Configuration(
-        // `.mallocCountTotal` switches the interposer's counting on while measuring (per iteration).
-        metrics: metrics + [.mallocCountTotal],
-        units: Dictionary(uniqueKeysWithValues: metrics.map { ($0, BenchmarkUnits.count) }),
-        warmupIterations: isSmokeRun ? 0 : 1,
-        scalingFactor: .one,
-        maxDuration: isSmokeRun ? .milliseconds(1) : .seconds(2),
-        maxIterations: isSmokeRun ? 1 : 5
-    )
+    let configuration = memoryConfiguration(
+        [bytesPerLiveSubscription, requestedBytesPerLiveSubscription, allocationsPerLiveSubscription],
+        maxDuration: .seconds(2), maxIterations: 5)
     Benchmark(name, configuration: configuration) { benchmark in
         let (subscribe, end) = prepare()
         end(subscribe())  // one-time costs (metadata, lazily made statics) are not per subscription
